@@ -59,40 +59,32 @@ public final class TorusShape {
     }
 
     /**
-     * The most cube-like shape that holds {@code servers} servers: smallest spread between the largest and smallest
-     * dimension, then fewest vacant coordinates. Coordinates past the last server are vacant.
+     * The most cube-like shape that holds {@code servers} servers: the smallest largest dimension (it sets the
+     * diameter), then the fewest vacant coordinates, then the smallest spread between largest and smallest dimension.
+     * Dimensions come out in ascending order; coordinates past the last server are vacant.
      */
     public static TorusShape forServers(int servers) {
         if (servers < 1) {
             throw new IllegalArgumentException("need at least one server, got " + servers);
         }
-        int[] best = null;
-        for (int a = 1; a * a * a <= servers || a == 1; a++) {
-            for (int b = a; (long) a * b * b <= servers || b == a; b++) {
-                int c = Math.max(b, (servers + a * b - 1) / (a * b));
-                int[] cand = {a, b, c};
-                if (best == null || better(cand, best)) {
-                    best = cand;
+        for (int c = (int) Math.floor(Math.cbrt(servers)); ; c++) {
+            int[] best = null;
+            for (int a = 1; a <= c; a++) {
+                for (int b = a; b <= c; b++) {
+                    long volume = (long) a * b * c;
+                    if (volume < servers) {
+                        continue;
+                    }
+                    if (best == null || volume < (long) best[0] * best[1] * best[2]
+                            || (volume == (long) best[0] * best[1] * best[2] && c - a < c - best[0])) {
+                        best = new int[] {a, b, c};
+                    }
                 }
             }
-        }
-        // Also consider the cube just above: a slightly larger, perfectly even shape may beat a thin exact one.
-        int k = (int) Math.ceil(Math.cbrt(servers) - 1e-9);
-        for (int[] cand : new int[][] {{k - 1, k, k}, {k - 1, k - 1, k}, {k, k, k}}) {
-            if (cand[0] >= 1 && (long) cand[0] * cand[1] * cand[2] >= servers && better(cand, best)) {
-                best = cand;
+            if (best != null) {
+                return new TorusShape(best[0], best[1], best[2]);
             }
         }
-        return new TorusShape(best[0], best[1], best[2]);
-    }
-
-    private static boolean better(int[] x, int[] y) {
-        int sx = x[2] - x[0];
-        int sy = y[2] - y[0];
-        if (sx != sy) {
-            return sx < sy;
-        }
-        return (long) x[0] * x[1] * x[2] < (long) y[0] * y[1] * y[2];
     }
 
     /** Size along {@code axis} (0 = x, 1 = y, 2 = z). */

@@ -1,0 +1,134 @@
+package org.camdoop.torus.trees;
+
+import java.util.Arrays;
+import org.camdoop.torus.routing.Identifier;
+import org.camdoop.torus.routing.KeySpace;
+import org.camdoop.torus.routing.RoutingTable;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+
+/**
+ * Logical trees placed on live servers for one failure view (paper section 4.2). The logical trees never change;
+ * each vertex is hosted by the live server that identifier routing assigns its vertexId (its coordinate in the top
+ * bits, the job's salt below), and each tree edge becomes the shortest live path between the two hosts: one hop
+ * without failures, several around a failure, none when both vertices land on one server.
+ *
+ * <p>Immutable and thread-safe once built.
+ */
+public final class HostedTrees {
+
+    private final SpanningTrees trees;
+    private final RoutingTable routes;
+    private final int[] hostOf;
+
+    /**
+     * @param salt the low bits of every vertexId (a hash of the job id), so different jobs spread a failed server's
+     *             vertices differently
+     */
+    public HostedTrees(SpanningTrees trees, FailureView view, long salt) {
+        if (!trees.shape().equals(view.shape())) {
+            throw new IllegalArgumentException("trees on " + trees.shape() + " but failure view of " + view.shape());
+        }
+        this.trees = trees;
+        this.routes = new RoutingTable(view);
+        KeySpace keys = new KeySpace(view);
+        TorusShape shape = trees.shape();
+        this.hostOf = new int[shape.size()];
+        for (int v = 0; v < hostOf.length; v++) {
+            hostOf[v] = view.isLive(v) ? v : keys.owner(Identifier.of(shape.coord(v), salt));
+        }
+    }
+
+    public SpanningTrees trees() {
+        return trees;
+    }
+
+    public RoutingTable routes() {
+        return routes;
+    }
+
+    /** The live server that hosts logical vertex {@code vertex}. */
+    public int host(int vertex) {
+        return hostOf[vertex];
+    }
+
+    /**
+     * The servers a stream from {@code vertex} to its parent in {@code tree} crosses, both hosts included (length 1
+     * when they are the same server, and for the root).
+     *
+     * @throws org.camdoop.torus.routing.UnreachableException if the failures separate the two hosts
+     */
+    public int[] route(int tree, int vertex) {
+        int parent = trees.parent(tree, vertex);
+        if (parent < 0) {
+            return new int[] {hostOf[vertex]};
+        }
+        return routes.path(hostOf[vertex], hostOf[parent]);
+    }
+
+    /**
+     * Depth in physical hops (the sum of route lengths to the root), over every non-root vertex of every tree.
+     *
+     * @throws org.camdoop.torus.routing.UnreachableException if some vertex cannot reach the root
+     */
+    public Depth depth() {
+        int n = trees.shape().size();
+        int max = 0;
+        long sum = 0;
+        long count = 0;
+        for (int t = 0; t < trees.count(); t++) {
+            int[] memo = new int[n];
+            Arrays.fill(memo, -1);
+            memo[trees.root()] = 0;
+            for (int v = 0; v < n; v++) {
+                int d = depthOf(t, v, memo);
+                if (v != trees.root()) {
+                    max = Math.max(max, d);
+                    sum += d;
+                    count++;
+                }
+            }
+        }
+        return new Depth(max, count == 0 ? 0 : (double) sum / count);
+    }
+
+    private int depthOf(int tree, int vertex, int[] memo) {
+        // Walk up to the first vertex with a known depth, then fill the path back down: no recursion, so 16x16x16
+        // trees (depth near 50) and bigger need no deep stack.
+        int[] path = new int[64];
+        int len = 0;
+        int v = vertex;
+        while (memo[v] < 0) {
+            if (len == hostOf.length) {
+                throw new IllegalStateException("tree " + tree + " has a cycle through vertex " + vertex);
+            }
+            if (len == path.length) {
+                path = Arrays.copyOf(path, len * 2);
+            }
+            path[len++] = v;
+            v = trees.parent(tree, v);
+        }
+        int d = memo[v];
+        for (int i = len - 1; i >= 0; i--) {
+            d += route(tree, path[i]).length - 1;
+            memo[path[i]] = d;
+        }
+        return memo[vertex];
+    }
+
+    /** Maximum and average depth in hops. */
+    public record Depth(int max, double avg) {
+    }
+
+    /** The floor for any tree: the average failure-free hop distance from a non-root coordinate to the root. */
+    public static double shortestPathAverage(TorusShape shape, int root) {
+        if (shape.size() == 1) {
+            return 0;
+        }
+        long sum = 0;
+        for (int v = 0; v < shape.size(); v++) {
+            sum += shape.hopDistance(v, root);
+        }
+        return (double) sum / (shape.size() - 1);
+    }
+}
