@@ -72,24 +72,31 @@ public final class HostedTrees {
      * @throws org.camdoop.torus.routing.UnreachableException if some vertex cannot reach the root
      */
     public Depth depth() {
+        int max = 0;
+        double sum = 0;
+        for (int t = 0; t < trees.count(); t++) {
+            Depth d = depth(t);
+            max = Math.max(max, d.max());
+            sum += d.avg();
+        }
+        // Every tree spans the same N - 1 non-root vertices, so the overall average is the mean of the trees'.
+        return new Depth(max, trees.count() == 0 ? 0 : sum / trees.count());
+    }
+
+    /** Depth in physical hops over the non-root vertices of one tree. */
+    public Depth depth(int tree) {
         int n = trees.shape().size();
+        int[] memo = new int[n];
+        Arrays.fill(memo, -1);
+        memo[trees.root()] = 0;
         int max = 0;
         long sum = 0;
-        long count = 0;
-        for (int t = 0; t < trees.count(); t++) {
-            int[] memo = new int[n];
-            Arrays.fill(memo, -1);
-            memo[trees.root()] = 0;
-            for (int v = 0; v < n; v++) {
-                int d = depthOf(t, v, memo);
-                if (v != trees.root()) {
-                    max = Math.max(max, d);
-                    sum += d;
-                    count++;
-                }
-            }
+        for (int v = 0; v < n; v++) {
+            int d = depthOf(tree, v, memo);
+            max = Math.max(max, d);
+            sum += d;
         }
-        return new Depth(max, count == 0 ? 0 : (double) sum / count);
+        return new Depth(max, n == 1 ? 0 : (double) sum / (n - 1));
     }
 
     private int depthOf(int tree, int vertex, int[] memo) {

@@ -1,0 +1,10 @@
+package org.camdoop.examples.bench;
+
+import picocli.CommandLine.Command;
+
+/** {@code camdoop bench ...}: the parent of the benchmarks. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks: each prints figures measured side by side in one run, and their ratios.",
+        subcommands = {})
+public final class BenchCommand {
+}

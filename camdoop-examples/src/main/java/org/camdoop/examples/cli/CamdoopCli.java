@@ -1,0 +1,50 @@
+package org.camdoop.examples.cli;
+
+import java.io.PrintWriter;
+import org.camdoop.examples.bench.BenchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The entry point of {@code scripts/camdoop}. Every tool is a subcommand with its own {@code --help}; bad arguments
+ * print one line naming the problem and exit with status 2.
+ */
+@Command(name = "camdoop", mixinStandardHelpOptions = true, version = "camdoop 0.1.0",
+        description = "Camdoop for Hadoop: command-line tools.",
+        subcommands = {TopologyCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class CamdoopCli {
+
+    /** Exit status for bad arguments, as picocli and most Unix tools use. */
+    public static final int USAGE = 2;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line on the process's streams and returns the exit status. */
+    public static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the command line writing to {@code out} and {@code err}; returns the exit status. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new CamdoopCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("camdoop: " + ex.getMessage());
+            return USAGE;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof IllegalArgumentException) {
+                commandLine.getErr().println("camdoop " + commandLine.getCommandName() + ": " + ex.getMessage());
+                return USAGE;
+            }
+            throw ex;
+        });
+        int status = cli.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+}
