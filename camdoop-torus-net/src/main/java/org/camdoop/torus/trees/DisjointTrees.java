@@ -14,10 +14,8 @@ import org.camdoop.torus.topology.TorusShape;
  * (its two ports reach the same neighbour), and a shape with exactly one size-2 dimension plus rings leaves one port
  * per server idle (see {@link TreeRules}). The parent is computed in O(1) from the vertex's zero class.
  */
-public final class DisjointTrees implements SpanningTrees {
+public final class DisjointTrees extends RootedTrees {
 
-    private final TorusShape shape;
-    private final int root;
     private final String signature;
     // canonical axis -> actual axis (x = 0, y = 1, z = 2)
     private final int[] actualAxis;
@@ -25,11 +23,7 @@ public final class DisjointTrees implements SpanningTrees {
     private final Port[][] rule;
 
     public DisjointTrees(TorusShape shape, int root) {
-        if (root < 0 || root >= shape.size()) {
-            throw new IllegalArgumentException("root " + root + " is outside the torus " + shape);
-        }
-        this.shape = shape;
-        this.root = root;
+        super(shape, root);
         List<Integer> axes = new ArrayList<>(3);
         StringBuilder sig = new StringBuilder();
         for (int size : new int[] {2, 3}) {
@@ -56,16 +50,6 @@ public final class DisjointTrees implements SpanningTrees {
                 }
             }
         }
-    }
-
-    @Override
-    public TorusShape shape() {
-        return shape;
-    }
-
-    @Override
-    public int root() {
-        return root;
     }
 
     @Override

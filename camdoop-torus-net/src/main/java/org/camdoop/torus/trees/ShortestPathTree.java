@@ -8,27 +8,11 @@ import org.camdoop.torus.topology.TorusShape;
  * axis, in x, y, z order, on which it differs from the root, the short way round (the minus way on a tie). Minimal
  * hops, but the root has at most six children and the data of the whole torus enters it through them.
  */
-public final class ShortestPathTree implements SpanningTrees {
+public final class ShortestPathTree extends RootedTrees {
 
-    private final TorusShape shape;
-    private final int root;
 
     public ShortestPathTree(TorusShape shape, int root) {
-        if (root < 0 || root >= shape.size()) {
-            throw new IllegalArgumentException("root " + root + " is outside the torus " + shape);
-        }
-        this.shape = shape;
-        this.root = root;
-    }
-
-    @Override
-    public TorusShape shape() {
-        return shape;
-    }
-
-    @Override
-    public int root() {
-        return root;
+        super(shape, root);
     }
 
     @Override
