@@ -12,73 +12,73 @@ import java.util.List;
  * <p>Single-threaded: every input, the sink and this object belong to the thread driving the vertex.
  */
 public final class AggregationPipeline implements AutoCloseable {
-  private enum State { RUNNING, FINISHED }
+    private enum State { RUNNING, FINISHED }
 
-  private final KWayMerger merger;
-  private final SortedRun output;
-  private final RecordChunkWriter writer;
-  private final AggregationCounters counters = new AggregationCounters();
-  private State state = State.RUNNING;
+    private final KWayMerger merger;
+    private final SortedRun output;
+    private final RecordChunkWriter writer;
+    private final AggregationCounters counters = new AggregationCounters();
+    private State state = State.RUNNING;
 
-  private AggregationPipeline(JobAggregationSpec spec, List<? extends SortedRun> inputs, MergeStrategy strategy,
-      ChunkSink sink) throws IOException {
-    this.merger = new KWayMerger(inputs, spec.sortComparator(), strategy, counters);
-    this.output = spec.combiner().isPresent() ? new CombiningRun(merger, spec) : merger;
-    this.writer = new RecordChunkWriter(spec.chunkBytes(), sink, counters);
-  }
-
-  /** A pipeline over {@code inputs} (input i is what {@link #blockedInput()} reports as i) writing to {@code sink}. */
-  public static AggregationPipeline open(JobAggregationSpec spec, List<? extends SortedRun> inputs, ChunkSink sink)
-      throws IOException {
-    return new AggregationPipeline(spec, inputs, MergeStrategy.LOSER_TREE, sink);
-  }
-
-  /** As {@link #open(JobAggregationSpec, List, ChunkSink)} with a chosen merge strategy. */
-  public static AggregationPipeline open(JobAggregationSpec spec, List<? extends SortedRun> inputs,
-      MergeStrategy strategy, ChunkSink sink) throws IOException {
-    return new AggregationPipeline(spec, inputs, strategy, sink);
-  }
-
-  /**
-   * Moves up to {@code maxRecords} output records to the sink. On {@link PumpOutcome#BLOCKED} the partly filled chunk
-   * is handed over too, so the parent can progress while this vertex waits.
-   */
-  public PumpOutcome pump(int maxRecords) throws IOException {
-    if (state == State.FINISHED) {
-      return PumpOutcome.FINISHED;
+    private AggregationPipeline(JobAggregationSpec spec, List<? extends SortedRun> inputs, MergeStrategy strategy,
+            ChunkSink sink) throws IOException {
+        this.merger = new KWayMerger(inputs, spec.sortComparator(), strategy, counters);
+        this.output = spec.combiner().isPresent() ? new CombiningRun(merger, spec) : merger;
+        this.writer = new RecordChunkWriter(spec.chunkBytes(), sink, counters);
     }
-    for (int n = 0; n < maxRecords; n++) {
-      switch (output.advance()) {
-        case RECORD:
-          writer.append(output.key(), output.value());
-          break;
-        case NO_DATA_YET:
-          writer.flush();
-          return PumpOutcome.BLOCKED;
-        case END:
-          writer.flush();
-          state = State.FINISHED;
-          return PumpOutcome.FINISHED;
-        default:
-          throw new AssertionError();
-      }
+
+    /** A pipeline over {@code inputs} (input i is what {@link #blockedInput()} reports as i) writing to {@code sink}. */
+    public static AggregationPipeline open(JobAggregationSpec spec, List<? extends SortedRun> inputs, ChunkSink sink)
+            throws IOException {
+        return new AggregationPipeline(spec, inputs, MergeStrategy.LOSER_TREE, sink);
     }
-    return PumpOutcome.BUDGET_USED;
-  }
 
-  /** The input the pipeline waits for after {@link PumpOutcome#BLOCKED}; -1 otherwise. */
-  public int blockedInput() {
-    return merger.blockedInput();
-  }
+    /** As {@link #open(JobAggregationSpec, List, ChunkSink)} with a chosen merge strategy. */
+    public static AggregationPipeline open(JobAggregationSpec spec, List<? extends SortedRun> inputs,
+            MergeStrategy strategy, ChunkSink sink) throws IOException {
+        return new AggregationPipeline(spec, inputs, strategy, sink);
+    }
 
-  public AggregationCounters counters() {
-    return counters;
-  }
+    /**
+     * Moves up to {@code maxRecords} output records to the sink. On {@link PumpOutcome#BLOCKED} the partly filled chunk
+     * is handed over too, so the parent can progress while this vertex waits.
+     */
+    public PumpOutcome pump(int maxRecords) throws IOException {
+        if (state == State.FINISHED) {
+            return PumpOutcome.FINISHED;
+        }
+        for (int n = 0; n < maxRecords; n++) {
+            switch (output.advance()) {
+                case RECORD:
+                    writer.append(output.key(), output.value());
+                    break;
+                case NO_DATA_YET:
+                    writer.flush();
+                    return PumpOutcome.BLOCKED;
+                case END:
+                    writer.flush();
+                    state = State.FINISHED;
+                    return PumpOutcome.FINISHED;
+                default:
+                    throw new AssertionError();
+            }
+        }
+        return PumpOutcome.BUDGET_USED;
+    }
 
-  /** Closes every input (files, decompressors). */
-  @Override
-  public void close() throws IOException {
-    state = State.FINISHED;
-    output.close();
-  }
+    /** The input the pipeline waits for after {@link PumpOutcome#BLOCKED}; -1 otherwise. */
+    public int blockedInput() {
+        return merger.blockedInput();
+    }
+
+    public AggregationCounters counters() {
+        return counters;
+    }
+
+    /** Closes every input (files, decompressors). */
+    @Override
+    public void close() throws IOException {
+        state = State.FINISHED;
+        output.close();
+    }
 }

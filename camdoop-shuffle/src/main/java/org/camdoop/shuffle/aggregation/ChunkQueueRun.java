@@ -14,95 +14,95 @@ import java.util.ArrayDeque;
  * unmodified until the run has moved past it; queued chunks are the only buffering, so the transport's credits bound it.
  */
 public final class ChunkQueueRun implements SortedRun {
-  private enum State { OPEN, FINISHING, ENDED }
+    private enum State { OPEN, FINISHING, ENDED }
 
-  private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
-  private final RecordCursor cursor;
-  private final RawBytes key = new RawBytes();
-  private final RawBytes value = new RawBytes();
-  private State state = State.OPEN;
-  private long chunksConsumed;
+    private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
+    private final RecordCursor cursor;
+    private final RawBytes key = new RawBytes();
+    private final RawBytes value = new RawBytes();
+    private State state = State.OPEN;
+    private long chunksConsumed;
 
-  /** A run whose errors name {@code label} (e.g. "child on tree 2"). */
-  public ChunkQueueRun(String label) {
-    cursor = new RecordCursor(label);
-  }
-
-  /** Queues a chunk of whole records. Array-backed buffers are used in place; direct buffers are copied once. */
-  public void offer(ByteBuffer chunk) {
-    if (state != State.OPEN) {
-      throw new IllegalStateException("chunk offered after finish()");
+    /** A run whose errors name {@code label} (e.g. "child on tree 2"). */
+    public ChunkQueueRun(String label) {
+        cursor = new RecordCursor(label);
     }
-    if (chunk.hasRemaining()) {
-      queue.add(chunk.slice());
+
+    /** Queues a chunk of whole records. Array-backed buffers are used in place; direct buffers are copied once. */
+    public void offer(ByteBuffer chunk) {
+        if (state != State.OPEN) {
+            throw new IllegalStateException("chunk offered after finish()");
+        }
+        if (chunk.hasRemaining()) {
+            queue.add(chunk.slice());
+        }
     }
-  }
 
-  /** Queues {@code chunk[0, length)} of whole records. */
-  public void offer(byte[] chunk, int length) {
-    offer(ByteBuffer.wrap(chunk, 0, length));
-  }
-
-  /** Marks the end of the stream: once the queued chunks are consumed the run ends. */
-  public void finish() {
-    if (state == State.OPEN) {
-      state = State.FINISHING;
+    /** Queues {@code chunk[0, length)} of whole records. */
+    public void offer(byte[] chunk, int length) {
+        offer(ByteBuffer.wrap(chunk, 0, length));
     }
-  }
 
-  /** Chunks taken off the queue so far (the transport may return their credits: their bytes are no longer queued). */
-  public long chunksConsumed() {
-    return chunksConsumed;
-  }
-
-  @Override
-  public Advance advance() throws IOException {
-    while (true) {
-      if (cursor.next(key, value)) {
-        return Advance.RECORD;
-      }
-      ByteBuffer next = queue.poll();
-      if (next != null) {
-        chunksConsumed++;
-        loadChunk(next);
-        continue;
-      }
-      switch (state) {
-        case OPEN:
-          return Advance.NO_DATA_YET;
-        case FINISHING:
-        case ENDED:
-          state = State.ENDED;
-          return Advance.END;
-        default:
-          throw new AssertionError(state);
-      }
+    /** Marks the end of the stream: once the queued chunks are consumed the run ends. */
+    public void finish() {
+        if (state == State.OPEN) {
+            state = State.FINISHING;
+        }
     }
-  }
 
-  private void loadChunk(ByteBuffer chunk) {
-    if (chunk.hasArray()) {
-      cursor.reset(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
-    } else {
-      byte[] copy = new byte[chunk.remaining()];
-      chunk.get(copy);
-      cursor.reset(copy, 0, copy.length);
+    /** Chunks taken off the queue so far (the transport may return their credits: their bytes are no longer queued). */
+    public long chunksConsumed() {
+        return chunksConsumed;
     }
-  }
 
-  @Override
-  public RawBytes key() {
-    return key;
-  }
+    @Override
+    public Advance advance() throws IOException {
+        while (true) {
+            if (cursor.next(key, value)) {
+                return Advance.RECORD;
+            }
+            ByteBuffer next = queue.poll();
+            if (next != null) {
+                chunksConsumed++;
+                loadChunk(next);
+                continue;
+            }
+            switch (state) {
+                case OPEN:
+                    return Advance.NO_DATA_YET;
+                case FINISHING:
+                case ENDED:
+                    state = State.ENDED;
+                    return Advance.END;
+                default:
+                    throw new AssertionError(state);
+            }
+        }
+    }
 
-  @Override
-  public RawBytes value() {
-    return value;
-  }
+    private void loadChunk(ByteBuffer chunk) {
+        if (chunk.hasArray()) {
+            cursor.reset(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+        } else {
+            byte[] copy = new byte[chunk.remaining()];
+            chunk.get(copy);
+            cursor.reset(copy, 0, copy.length);
+        }
+    }
 
-  @Override
-  public void close() {
-    queue.clear();
-    state = State.ENDED;
-  }
+    @Override
+    public RawBytes key() {
+        return key;
+    }
+
+    @Override
+    public RawBytes value() {
+        return value;
+    }
+
+    @Override
+    public void close() {
+        queue.clear();
+        state = State.ENDED;
+    }
 }

@@ -11,40 +11,40 @@ import org.apache.hadoop.mapreduce.Reducer;
  * Immutable and shareable; the functions it creates are not.
  */
 public final class CombinerFactory {
-  private final Class<?> combinerClass;
-  private final boolean newApi;
+    private final Class<?> combinerClass;
+    private final boolean newApi;
 
-  private CombinerFactory(Class<?> combinerClass, boolean newApi) {
-    this.combinerClass = combinerClass;
-    this.newApi = newApi;
-  }
-
-  /** The job's combiner, looked up in the order of Hadoop's {@code Task.CombinerRunner.create}. */
-  static Optional<CombinerFactory> forJob(JobConf job) {
-    Class<?> oldApi = job.getCombinerClass();
-    if (oldApi != null) {
-      return Optional.of(new CombinerFactory(oldApi, false));
+    private CombinerFactory(Class<?> combinerClass, boolean newApi) {
+        this.combinerClass = combinerClass;
+        this.newApi = newApi;
     }
-    Class<?> newApi = job.getClass(MRJobConfig.COMBINE_CLASS_ATTR, null, Reducer.class);
-    return newApi == null ? Optional.empty() : Optional.of(new CombinerFactory(newApi, true));
-  }
 
-  /** The combiner's class (for logs and errors). */
-  public Class<?> combinerClass() {
-    return combinerClass;
-  }
+    /** The job's combiner, looked up in the order of Hadoop's {@code Task.CombinerRunner.create}. */
+    static Optional<CombinerFactory> forJob(JobConf job) {
+        Class<?> oldApi = job.getCombinerClass();
+        if (oldApi != null) {
+            return Optional.of(new CombinerFactory(oldApi, false));
+        }
+        Class<?> newApi = job.getClass(MRJobConfig.COMBINE_CLASS_ATTR, null, Reducer.class);
+        return newApi == null ? Optional.empty() : Optional.of(new CombinerFactory(newApi, true));
+    }
 
-  /** True for an {@code org.apache.hadoop.mapreduce.Reducer}, false for an {@code org.apache.hadoop.mapred.Reducer}. */
-  public boolean isNewApi() {
-    return newApi;
-  }
+    /** The combiner's class (for logs and errors). */
+    public Class<?> combinerClass() {
+        return combinerClass;
+    }
 
-  CombinerFunction create(JobAggregationSpec spec) throws IOException {
-    return newApi ? new NewApiCombiner(combinerClass, spec) : new OldApiCombiner(combinerClass, spec);
-  }
+    /** True for an {@code org.apache.hadoop.mapreduce.Reducer}, false for an {@code org.apache.hadoop.mapred.Reducer}. */
+    public boolean isNewApi() {
+        return newApi;
+    }
 
-  @Override
-  public String toString() {
-    return combinerClass.getName() + (newApi ? " (mapreduce API)" : " (mapred API)");
-  }
+    CombinerFunction create(JobAggregationSpec spec) throws IOException {
+        return newApi ? new NewApiCombiner(combinerClass, spec) : new OldApiCombiner(combinerClass, spec);
+    }
+
+    @Override
+    public String toString() {
+        return combinerClass.getName() + (newApi ? " (mapreduce API)" : " (mapred API)");
+    }
 }

@@ -8,9 +8,9 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
  * Implementations are created per stream by {@link CombinerFactory} and used by one thread.
  */
 interface CombinerFunction {
-  /**
-   * Runs the combiner over every group in {@code input} (sorted, each group complete) and appends its output records
-   * to {@code output}.
-   */
-  void combine(RawKeyValueIterator input, RecordBatch output) throws IOException;
+    /**
+     * Runs the combiner over every group in {@code input} (sorted, each group complete) and appends its output records
+     * to {@code output}.
+     */
+    void combine(RawKeyValueIterator input, RecordBatch output) throws IOException;
 }

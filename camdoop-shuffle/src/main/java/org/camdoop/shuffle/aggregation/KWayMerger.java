@@ -17,122 +17,122 @@ import org.apache.hadoop.io.RawComparator;
  * <p>Single-threaded: owned by the thread driving the vertex.
  */
 public final class KWayMerger implements SortedRun {
-  private enum State { PRIMING, MERGING, ENDED }
+    private enum State { PRIMING, MERGING, ENDED }
 
-  private final List<? extends SortedRun> inputs;
-  private final MinSelector selector;
-  private final AggregationCounters counters;
-  private final int[] live;
-  private State state = State.PRIMING;
-  private int primed;
-  private int liveCount;
-  /** The input whose record was returned last and must be advanced before the next one, or -1. */
-  private int current = -1;
-  private int blocked = -1;
+    private final List<? extends SortedRun> inputs;
+    private final MinSelector selector;
+    private final AggregationCounters counters;
+    private final int[] live;
+    private State state = State.PRIMING;
+    private int primed;
+    private int liveCount;
+    /** The input whose record was returned last and must be advanced before the next one, or -1. */
+    private int current = -1;
+    private int blocked = -1;
 
-  /**
-   * Merges {@code inputs} (each sorted by {@code comparator}); counts every record taken from them in
-   * {@code counters} as a record in.
-   */
-  public KWayMerger(List<? extends SortedRun> inputs, RawComparator<Object> comparator, MergeStrategy strategy,
-      AggregationCounters counters) {
-    this.inputs = List.copyOf(inputs);
-    this.selector = strategy.newSelector(new InputOrder(this.inputs, comparator));
-    this.counters = counters;
-    this.live = new int[this.inputs.size()];
-  }
+    /**
+     * Merges {@code inputs} (each sorted by {@code comparator}); counts every record taken from them in
+     * {@code counters} as a record in.
+     */
+    public KWayMerger(List<? extends SortedRun> inputs, RawComparator<Object> comparator, MergeStrategy strategy,
+            AggregationCounters counters) {
+        this.inputs = List.copyOf(inputs);
+        this.selector = strategy.newSelector(new InputOrder(this.inputs, comparator));
+        this.counters = counters;
+        this.live = new int[this.inputs.size()];
+    }
 
-  @Override
-  public Advance advance() throws IOException {
-    switch (state) {
-      case PRIMING:
-        while (primed < inputs.size()) {
-          Advance first = inputs.get(primed).advance();
-          if (first == Advance.NO_DATA_YET) {
-            blocked = primed;
-            return Advance.NO_DATA_YET;
-          }
-          if (first == Advance.RECORD) {
-            live[liveCount++] = primed;
-          }
-          primed++;
+    @Override
+    public Advance advance() throws IOException {
+        switch (state) {
+            case PRIMING:
+                while (primed < inputs.size()) {
+                    Advance first = inputs.get(primed).advance();
+                    if (first == Advance.NO_DATA_YET) {
+                        blocked = primed;
+                        return Advance.NO_DATA_YET;
+                    }
+                    if (first == Advance.RECORD) {
+                        live[liveCount++] = primed;
+                    }
+                    primed++;
+                }
+                selector.build(live, liveCount);
+                state = State.MERGING;
+                return emitWinner();
+            case MERGING:
+                if (current >= 0) {
+                    Advance next = inputs.get(current).advance();
+                    if (next == Advance.NO_DATA_YET) {
+                        blocked = current;
+                        return Advance.NO_DATA_YET;
+                    }
+                    if (next == Advance.RECORD) {
+                        selector.winnerAdvanced();
+                    } else {
+                        selector.winnerEnded();
+                    }
+                    current = -1;
+                }
+                return emitWinner();
+            case ENDED:
+                return Advance.END;
+            default:
+                throw new AssertionError(state);
         }
-        selector.build(live, liveCount);
-        state = State.MERGING;
-        return emitWinner();
-      case MERGING:
-        if (current >= 0) {
-          Advance next = inputs.get(current).advance();
-          if (next == Advance.NO_DATA_YET) {
-            blocked = current;
-            return Advance.NO_DATA_YET;
-          }
-          if (next == Advance.RECORD) {
-            selector.winnerAdvanced();
-          } else {
-            selector.winnerEnded();
-          }
-          current = -1;
+    }
+
+    private Advance emitWinner() {
+        blocked = -1;
+        int winner = selector.winner();
+        if (winner < 0) {
+            state = State.ENDED;
+            return Advance.END;
         }
-        return emitWinner();
-      case ENDED:
-        return Advance.END;
-      default:
-        throw new AssertionError(state);
+        current = winner;
+        SortedRun run = inputs.get(winner);
+        counters.recordIn(run.key().length(), run.value().length());
+        return Advance.RECORD;
     }
-  }
 
-  private Advance emitWinner() {
-    blocked = -1;
-    int winner = selector.winner();
-    if (winner < 0) {
-      state = State.ENDED;
-      return Advance.END;
+    /** The input the merge is waiting for after {@link Advance#NO_DATA_YET}; -1 otherwise. */
+    public int blockedInput() {
+        return blocked;
     }
-    current = winner;
-    SortedRun run = inputs.get(winner);
-    counters.recordIn(run.key().length(), run.value().length());
-    return Advance.RECORD;
-  }
 
-  /** The input the merge is waiting for after {@link Advance#NO_DATA_YET}; -1 otherwise. */
-  public int blockedInput() {
-    return blocked;
-  }
+    /** The input the current record came from (valid after {@link Advance#RECORD}). */
+    public int currentInput() {
+        return current;
+    }
 
-  /** The input the current record came from (valid after {@link Advance#RECORD}). */
-  public int currentInput() {
-    return current;
-  }
+    @Override
+    public RawBytes key() {
+        return inputs.get(current).key();
+    }
 
-  @Override
-  public RawBytes key() {
-    return inputs.get(current).key();
-  }
+    @Override
+    public RawBytes value() {
+        return inputs.get(current).value();
+    }
 
-  @Override
-  public RawBytes value() {
-    return inputs.get(current).value();
-  }
-
-  /** Closes every input, reporting the first failure after trying them all. */
-  @Override
-  public void close() throws IOException {
-    state = State.ENDED;
-    IOException first = null;
-    for (SortedRun input : inputs) {
-      try {
-        input.close();
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
+    /** Closes every input, reporting the first failure after trying them all. */
+    @Override
+    public void close() throws IOException {
+        state = State.ENDED;
+        IOException first = null;
+        for (SortedRun input : inputs) {
+            try {
+                input.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
         }
-      }
+        if (first != null) {
+            throw first;
+        }
     }
-    if (first != null) {
-      throw first;
-    }
-  }
 }

@@ -18,106 +18,106 @@ import org.apache.hadoop.io.WritableComparator;
  * <p>Immutable and thread-safe.
  */
 public final class KeyStriper {
-  private final int stripes;
+    private final int stripes;
 
-  /** A striper over {@code stripes} stripes (at least one). */
-  public KeyStriper(int stripes) {
-    if (stripes < 1) {
-      throw new IllegalArgumentException("stripe count must be at least 1: " + stripes);
+    /** A striper over {@code stripes} stripes (at least one). */
+    public KeyStriper(int stripes) {
+        if (stripes < 1) {
+            throw new IllegalArgumentException("stripe count must be at least 1: " + stripes);
+        }
+        this.stripes = stripes;
     }
-    this.stripes = stripes;
-  }
 
-  public int stripes() {
-    return stripes;
-  }
-
-  /** The stripe of the key {@code bytes[offset, offset + length)}. */
-  public int stripeOf(byte[] bytes, int offset, int length) {
-    return Math.floorMod(fmix32(WritableComparator.hashBytes(bytes, offset, length)), stripes);
-  }
-
-  /** The stripe of a key view. */
-  public int stripeOf(RawBytes key) {
-    return stripeOf(key.array(), key.offset(), key.length());
-  }
-
-  /** The records of {@code source} whose keys fall in {@code stripe}, as a filtered view (nothing is copied). */
-  public SortedRun stripe(SortedRun source, int stripe) {
-    if (stripe < 0 || stripe >= stripes) {
-      throw new IllegalArgumentException("stripe " + stripe + " not in [0, " + stripes + ")");
+    public int stripes() {
+        return stripes;
     }
-    return new StripeFilterRun(source, this, stripe);
-  }
 
-  /**
-   * One filtered view per stripe, each over its own cursor on {@code source}, so each tree reads at its own pace and
-   * no stripe has to buffer records on behalf of a slower one (the price is one sequential read of the source per
-   * stripe, which the page cache mostly absorbs).
-   */
-  public List<SortedRun> split(RunSource source) throws IOException {
-    List<SortedRun> views = new ArrayList<>(stripes);
-    try {
-      for (int s = 0; s < stripes; s++) {
-        views.add(stripe(source.open(), s));
-      }
-    } catch (IOException | RuntimeException e) {
-      for (SortedRun view : views) {
+    /** The stripe of the key {@code bytes[offset, offset + length)}. */
+    public int stripeOf(byte[] bytes, int offset, int length) {
+        return Math.floorMod(fmix32(WritableComparator.hashBytes(bytes, offset, length)), stripes);
+    }
+
+    /** The stripe of a key view. */
+    public int stripeOf(RawBytes key) {
+        return stripeOf(key.array(), key.offset(), key.length());
+    }
+
+    /** The records of {@code source} whose keys fall in {@code stripe}, as a filtered view (nothing is copied). */
+    public SortedRun stripe(SortedRun source, int stripe) {
+        if (stripe < 0 || stripe >= stripes) {
+            throw new IllegalArgumentException("stripe " + stripe + " not in [0, " + stripes + ")");
+        }
+        return new StripeFilterRun(source, this, stripe);
+    }
+
+    /**
+     * One filtered view per stripe, each over its own cursor on {@code source}, so each tree reads at its own pace and
+     * no stripe has to buffer records on behalf of a slower one (the price is one sequential read of the source per
+     * stripe, which the page cache mostly absorbs).
+     */
+    public List<SortedRun> split(RunSource source) throws IOException {
+        List<SortedRun> views = new ArrayList<>(stripes);
         try {
-          view.close();
-        } catch (IOException suppressed) {
-          e.addSuppressed(suppressed);
+            for (int s = 0; s < stripes; s++) {
+                views.add(stripe(source.open(), s));
+            }
+        } catch (IOException | RuntimeException e) {
+            for (SortedRun view : views) {
+                try {
+                    view.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
         }
-      }
-      throw e;
-    }
-    return views;
-  }
-
-  private static int fmix32(int h) {
-    h ^= h >>> 16;
-    h *= 0x85ebca6b;
-    h ^= h >>> 13;
-    h *= 0xc2b2ae35;
-    h ^= h >>> 16;
-    return h;
-  }
-
-  /** Passes through only the records of one stripe; order is preserved because it only drops records. */
-  private static final class StripeFilterRun implements SortedRun {
-    private final SortedRun source;
-    private final KeyStriper striper;
-    private final int stripe;
-
-    StripeFilterRun(SortedRun source, KeyStriper striper, int stripe) {
-      this.source = source;
-      this.striper = striper;
-      this.stripe = stripe;
+        return views;
     }
 
-    @Override
-    public Advance advance() throws IOException {
-      while (true) {
-        Advance step = source.advance();
-        if (step != Advance.RECORD || striper.stripeOf(source.key()) == stripe) {
-          return step;
+    private static int fmix32(int h) {
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    /** Passes through only the records of one stripe; order is preserved because it only drops records. */
+    private static final class StripeFilterRun implements SortedRun {
+        private final SortedRun source;
+        private final KeyStriper striper;
+        private final int stripe;
+
+        StripeFilterRun(SortedRun source, KeyStriper striper, int stripe) {
+            this.source = source;
+            this.striper = striper;
+            this.stripe = stripe;
         }
-      }
-    }
 
-    @Override
-    public RawBytes key() {
-      return source.key();
-    }
+        @Override
+        public Advance advance() throws IOException {
+            while (true) {
+                Advance step = source.advance();
+                if (step != Advance.RECORD || striper.stripeOf(source.key()) == stripe) {
+                    return step;
+                }
+            }
+        }
 
-    @Override
-    public RawBytes value() {
-      return source.value();
-    }
+        @Override
+        public RawBytes key() {
+            return source.key();
+        }
 
-    @Override
-    public void close() throws IOException {
-      source.close();
+        @Override
+        public RawBytes value() {
+            return source.value();
+        }
+
+        @Override
+        public void close() throws IOException {
+            source.close();
+        }
     }
-  }
 }

@@ -31,146 +31,146 @@ import org.apache.hadoop.mapred.IndexRecord;
  * <p>Single-threaded.
  */
 final class MapOutputPartitionRun implements SortedRun {
-  private enum State { READING, ENDED, CLOSED }
+    private enum State { READING, ENDED, CLOSED }
 
-  private static final int READ_BUFFER_BYTES = 64 * 1024;
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
 
-  private final String label;
-  private final long rawLength;
-  private final IFileInputStream checksummed;
-  private final Decompressor decompressor;
-  private final DataInputStream in;
-  private final RawBytes key = new RawBytes();
-  private final RawBytes value = new RawBytes();
-  private byte[] keyBuffer = new byte[64];
-  private byte[] valueBuffer = new byte[64];
-  private long consumed;
-  private State state = State.READING;
+    private final String label;
+    private final long rawLength;
+    private final IFileInputStream checksummed;
+    private final Decompressor decompressor;
+    private final DataInputStream in;
+    private final RawBytes key = new RawBytes();
+    private final RawBytes value = new RawBytes();
+    private byte[] keyBuffer = new byte[64];
+    private byte[] valueBuffer = new byte[64];
+    private long consumed;
+    private State state = State.READING;
 
-  MapOutputPartitionRun(JobAggregationSpec spec, FileSystem fs, Path file, int partition, IndexRecord segment)
-      throws IOException {
-    this.label = file + " partition " + partition;
-    this.rawLength = segment.rawLength;
-    FSDataInputStream raw = fs.open(file);
-    Decompressor pooled = null;
-    try {
-      raw.seek(segment.startOffset);
-      checksummed = new IFileInputStream(raw, segment.partLength, spec.job());
-      InputStream data = checksummed;
-      if (spec.mapOutputCodec().isPresent()) {
-        CompressionCodec codec = spec.mapOutputCodec().get();
-        pooled = CodecPool.getDecompressor(codec);
-        data = codec.createInputStream(checksummed, pooled);
-      }
-      this.decompressor = pooled;
-      this.in = new DataInputStream(new BufferedInputStream(data, READ_BUFFER_BYTES));
-    } catch (IOException | RuntimeException e) {
-      if (pooled != null) {
-        CodecPool.returnDecompressor(pooled);
-      }
-      raw.close();
-      throw e;
-    }
-  }
-
-  @Override
-  public Advance advance() throws IOException {
-    switch (state) {
-      case READING:
+    MapOutputPartitionRun(JobAggregationSpec spec, FileSystem fs, Path file, int partition, IndexRecord segment)
+            throws IOException {
+        this.label = file + " partition " + partition;
+        this.rawLength = segment.rawLength;
+        FSDataInputStream raw = fs.open(file);
+        Decompressor pooled = null;
         try {
-          return readRecord();
-        } catch (ChecksumException e) {
-          throw e;
+            raw.seek(segment.startOffset);
+            checksummed = new IFileInputStream(raw, segment.partLength, spec.job());
+            InputStream data = checksummed;
+            if (spec.mapOutputCodec().isPresent()) {
+                CompressionCodec codec = spec.mapOutputCodec().get();
+                pooled = CodecPool.getDecompressor(codec);
+                data = codec.createInputStream(checksummed, pooled);
+            }
+            this.decompressor = pooled;
+            this.in = new DataInputStream(new BufferedInputStream(data, READ_BUFFER_BYTES));
         } catch (IOException | RuntimeException e) {
-          throw checksumFailureOr(e);
+            if (pooled != null) {
+                CodecPool.returnDecompressor(pooled);
+            }
+            raw.close();
+            throw e;
         }
-      case ENDED:
-        return Advance.END;
-      case CLOSED:
-        throw new IOException(label + ": read after close");
-      default:
-        throw new AssertionError(state);
     }
-  }
 
-  private Advance readRecord() throws IOException {
-    int keyLength = WritableUtils.readVInt(in);
-    int valueLength = WritableUtils.readVInt(in);
-    consumed += WritableUtils.getVIntSize(keyLength) + WritableUtils.getVIntSize(valueLength);
-    if (keyLength == RecordLayout.EOF_MARKER && valueLength == RecordLayout.EOF_MARKER) {
-      checksummed.close(); // reads any unread tail and verifies the CRC: throws ChecksumException if corrupt
-      state = State.ENDED;
-      release();
-      return Advance.END;
+    @Override
+    public Advance advance() throws IOException {
+        switch (state) {
+            case READING:
+                try {
+                    return readRecord();
+                } catch (ChecksumException e) {
+                    throw e;
+                } catch (IOException | RuntimeException e) {
+                    throw checksumFailureOr(e);
+                }
+            case ENDED:
+                return Advance.END;
+            case CLOSED:
+                throw new IOException(label + ": read after close");
+            default:
+                throw new AssertionError(state);
+        }
     }
-    if (keyLength < 0 || valueLength < 0 || (long) keyLength + valueLength > rawLength - consumed) {
-      throw new IOException(label + ": malformed record after " + consumed + " of " + rawLength
-          + " raw bytes: key length " + keyLength + ", value length " + valueLength);
+
+    private Advance readRecord() throws IOException {
+        int keyLength = WritableUtils.readVInt(in);
+        int valueLength = WritableUtils.readVInt(in);
+        consumed += WritableUtils.getVIntSize(keyLength) + WritableUtils.getVIntSize(valueLength);
+        if (keyLength == RecordLayout.EOF_MARKER && valueLength == RecordLayout.EOF_MARKER) {
+            checksummed.close(); // reads any unread tail and verifies the CRC: throws ChecksumException if corrupt
+            state = State.ENDED;
+            release();
+            return Advance.END;
+        }
+        if (keyLength < 0 || valueLength < 0 || (long) keyLength + valueLength > rawLength - consumed) {
+            throw new IOException(label + ": malformed record after " + consumed + " of " + rawLength
+                    + " raw bytes: key length " + keyLength + ", value length " + valueLength);
+        }
+        keyBuffer = fill(keyBuffer, keyLength);
+        valueBuffer = fill(valueBuffer, valueLength);
+        consumed += keyLength + valueLength;
+        key.set(keyBuffer, 0, keyLength);
+        value.set(valueBuffer, 0, valueLength);
+        return Advance.RECORD;
     }
-    keyBuffer = fill(keyBuffer, keyLength);
-    valueBuffer = fill(valueBuffer, valueLength);
-    consumed += keyLength + valueLength;
-    key.set(keyBuffer, 0, keyLength);
-    value.set(valueBuffer, 0, valueLength);
-    return Advance.RECORD;
-  }
 
-  private byte[] fill(byte[] buffer, int length) throws IOException {
-    byte[] target = buffer.length >= length ? buffer : Arrays.copyOf(buffer, Math.max(length, 2 * buffer.length));
-    in.readFully(target, 0, length);
-    return target;
-  }
-
-  /** After malformed data: a ChecksumException if the CRC over the whole segment fails, else a format error. */
-  private IOException checksumFailureOr(Exception failure) {
-    try {
-      checksummed.close();
-    } catch (ChecksumException corrupt) {
-      corrupt.addSuppressed(failure);
-      closeQuietly();
-      return corrupt;
-    } catch (IOException | RuntimeException ignored) {
-      failure.addSuppressed(ignored);
+    private byte[] fill(byte[] buffer, int length) throws IOException {
+        byte[] target = buffer.length >= length ? buffer : Arrays.copyOf(buffer, Math.max(length, 2 * buffer.length));
+        in.readFully(target, 0, length);
+        return target;
     }
-    closeQuietly();
-    return failure instanceof IOException ? (IOException) failure
-        : new IOException(label + ": unreadable map output segment", failure);
-  }
 
-  private void closeQuietly() {
-    try {
-      close();
-    } catch (IOException ignored) {
-      // the original failure is what the caller needs to see
+    /** After malformed data: a ChecksumException if the CRC over the whole segment fails, else a format error. */
+    private IOException checksumFailureOr(Exception failure) {
+        try {
+            checksummed.close();
+        } catch (ChecksumException corrupt) {
+            corrupt.addSuppressed(failure);
+            closeQuietly();
+            return corrupt;
+        } catch (IOException | RuntimeException ignored) {
+            failure.addSuppressed(ignored);
+        }
+        closeQuietly();
+        return failure instanceof IOException ? (IOException) failure
+                : new IOException(label + ": unreadable map output segment", failure);
     }
-  }
 
-  private void release() throws IOException {
-    try {
-      in.close();
-    } finally {
-      if (decompressor != null) {
-        CodecPool.returnDecompressor(decompressor);
-      }
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (IOException ignored) {
+            // the original failure is what the caller needs to see
+        }
     }
-  }
 
-  @Override
-  public RawBytes key() {
-    return key;
-  }
-
-  @Override
-  public RawBytes value() {
-    return value;
-  }
-
-  @Override
-  public void close() throws IOException {
-    State was = state;
-    state = State.CLOSED;
-    if (was == State.READING) {
-      release();
+    private void release() throws IOException {
+        try {
+            in.close();
+        } finally {
+            if (decompressor != null) {
+                CodecPool.returnDecompressor(decompressor);
+            }
+        }
     }
-  }
+
+    @Override
+    public RawBytes key() {
+        return key;
+    }
+
+    @Override
+    public RawBytes value() {
+        return value;
+    }
+
+    @Override
+    public void close() throws IOException {
+        State was = state;
+        state = State.CLOSED;
+        if (was == State.READING) {
+            release();
+        }
+    }
 }

@@ -6,15 +6,15 @@ package org.camdoop.shuffle.aggregation;
  * deterministic. Single-threaded.
  */
 interface MinSelector {
-  /** Starts over with {@code liveInputs[0, count)}: the inputs that have a current record. */
-  void build(int[] liveInputs, int count);
+    /** Starts over with {@code liveInputs[0, count)}: the inputs that have a current record. */
+    void build(int[] liveInputs, int count);
 
-  /** The input holding the smallest key, or -1 when every input has ended. */
-  int winner();
+    /** The input holding the smallest key, or -1 when every input has ended. */
+    int winner();
 
-  /** The winner moved to its next record. */
-  void winnerAdvanced();
+    /** The winner moved to its next record. */
+    void winnerAdvanced();
 
-  /** The winner ended. */
-  void winnerEnded();
+    /** The winner ended. */
+    void winnerEnded();
 }

@@ -21,66 +21,66 @@ import org.apache.hadoop.util.ReflectionUtils;
  * context gets a placeholder attempt id and a reporter whose counters are kept locally.
  */
 final class NewApiCombiner implements CombinerFunction {
-  private final Class<?> combinerClass;
-  private final JobAggregationSpec spec;
-  private final RecordSerializer serializer;
-  private final LocalStatusReporter reporter = new LocalStatusReporter();
+    private final Class<?> combinerClass;
+    private final JobAggregationSpec spec;
+    private final RecordSerializer serializer;
+    private final LocalStatusReporter reporter = new LocalStatusReporter();
 
-  NewApiCombiner(Class<?> combinerClass, JobAggregationSpec spec) throws IOException {
-    this.combinerClass = combinerClass;
-    this.spec = spec;
-    this.serializer = new RecordSerializer(spec);
-  }
-
-  @Override
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  public void combine(RawKeyValueIterator input, RecordBatch output) throws IOException {
-    Reducer<Object, Object, Object, Object> combiner =
-        (Reducer<Object, Object, Object, Object>) ReflectionUtils.newInstance(combinerClass, spec.job());
-    RecordWriter<Object, Object> writer = new RecordWriter<>() {
-      @Override
-      public void write(Object key, Object value) throws IOException {
-        serializer.write(key, value, output);
-      }
-
-      @Override
-      public void close(TaskAttemptContext context) {}
-    };
-    try {
-      ReduceContextImpl<Object, Object, Object, Object> context = new ReduceContextImpl(spec.job(),
-          new TaskAttemptID(), input, reporter.getCounter("camdoop", "combine input keys"),
-          reporter.getCounter("camdoop", "combine input values"), writer, null, reporter,
-          spec.combinerGroupingComparator(), spec.keyClass(), spec.valueClass());
-      combiner.run(new WrappedReducer<Object, Object, Object, Object>().getReducerContext(context));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while running combiner " + combinerClass.getName());
-    }
-  }
-
-  /** Counters the combiner may touch; nothing reports them yet because no task owns this work. */
-  private static final class LocalStatusReporter extends StatusReporter {
-    private final Counters counters = new Counters();
-
-    @Override
-    public Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
+    NewApiCombiner(Class<?> combinerClass, JobAggregationSpec spec) throws IOException {
+        this.combinerClass = combinerClass;
+        this.spec = spec;
+        this.serializer = new RecordSerializer(spec);
     }
 
     @Override
-    public Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public void combine(RawKeyValueIterator input, RecordBatch output) throws IOException {
+        Reducer<Object, Object, Object, Object> combiner =
+                (Reducer<Object, Object, Object, Object>) ReflectionUtils.newInstance(combinerClass, spec.job());
+        RecordWriter<Object, Object> writer = new RecordWriter<>() {
+            @Override
+            public void write(Object key, Object value) throws IOException {
+                serializer.write(key, value, output);
+            }
+
+            @Override
+            public void close(TaskAttemptContext context) {}
+        };
+        try {
+            ReduceContextImpl<Object, Object, Object, Object> context = new ReduceContextImpl(spec.job(),
+                    new TaskAttemptID(), input, reporter.getCounter("camdoop", "combine input keys"),
+                    reporter.getCounter("camdoop", "combine input values"), writer, null, reporter,
+                    spec.combinerGroupingComparator(), spec.keyClass(), spec.valueClass());
+            combiner.run(new WrappedReducer<Object, Object, Object, Object>().getReducerContext(context));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while running combiner " + combinerClass.getName());
+        }
     }
 
-    @Override
-    public void progress() {}
+    /** Counters the combiner may touch; nothing reports them yet because no task owns this work. */
+    private static final class LocalStatusReporter extends StatusReporter {
+        private final Counters counters = new Counters();
 
-    @Override
-    public float getProgress() {
-      return 0;
+        @Override
+        public Counter getCounter(Enum<?> name) {
+            return counters.findCounter(name);
+        }
+
+        @Override
+        public Counter getCounter(String group, String name) {
+            return counters.findCounter(group, name);
+        }
+
+        @Override
+        public void progress() {}
+
+        @Override
+        public float getProgress() {
+            return 0;
+        }
+
+        @Override
+        public void setStatus(String status) {}
     }
-
-    @Override
-    public void setStatus(String status) {}
-  }
 }

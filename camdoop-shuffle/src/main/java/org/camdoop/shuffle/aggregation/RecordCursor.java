@@ -10,55 +10,55 @@ import org.apache.hadoop.io.WritableUtils;
  * An EOF marker (-1, -1) ends the range early. Single-threaded.
  */
 final class RecordCursor {
-  private final String label;
-  private byte[] data = new byte[0];
-  private int position;
-  private int limit;
+    private final String label;
+    private byte[] data = new byte[0];
+    private int position;
+    private int limit;
 
-  RecordCursor(String label) {
-    this.label = label;
-  }
+    RecordCursor(String label) {
+        this.label = label;
+    }
 
-  /** Starts parsing {@code data[offset, offset + length)}. */
-  void reset(byte[] data, int offset, int length) {
-    if (offset < 0 || length < 0 || offset + length > data.length) {
-      throw new IllegalArgumentException(label + ": range [" + offset + ", +" + length + ") outside array of "
-          + data.length);
+    /** Starts parsing {@code data[offset, offset + length)}. */
+    void reset(byte[] data, int offset, int length) {
+        if (offset < 0 || length < 0 || offset + length > data.length) {
+            throw new IllegalArgumentException(label + ": range [" + offset + ", +" + length + ") outside array of "
+                    + data.length);
+        }
+        this.data = data;
+        this.position = offset;
+        this.limit = offset + length;
     }
-    this.data = data;
-    this.position = offset;
-    this.limit = offset + length;
-  }
 
-  /** Positions {@code key} and {@code value} on the next record; false when the range (or an EOF marker) is reached. */
-  boolean next(RawBytes key, RawBytes value) throws IOException {
-    if (position >= limit) {
-      return false;
+    /** Positions {@code key} and {@code value} on the next record; false when the range (or an EOF marker) is reached. */
+    boolean next(RawBytes key, RawBytes value) throws IOException {
+        if (position >= limit) {
+            return false;
+        }
+        int start = position;
+        int keyLength = readVInt(start);
+        int valueLength = readVInt(start);
+        if (keyLength == RecordLayout.EOF_MARKER && valueLength == RecordLayout.EOF_MARKER) {
+            position = limit;
+            return false;
+        }
+        if (keyLength < 0 || valueLength < 0 || (long) keyLength + valueLength > limit - position) {
+            throw new IOException(label + ": corrupt record at offset " + start + ": key length " + keyLength
+                    + ", value length " + valueLength + ", " + (limit - position) + " bytes left in chunk");
+        }
+        key.set(data, position, keyLength);
+        value.set(data, position + keyLength, valueLength);
+        position += keyLength + valueLength;
+        return true;
     }
-    int start = position;
-    int keyLength = readVInt(start);
-    int valueLength = readVInt(start);
-    if (keyLength == RecordLayout.EOF_MARKER && valueLength == RecordLayout.EOF_MARKER) {
-      position = limit;
-      return false;
-    }
-    if (keyLength < 0 || valueLength < 0 || (long) keyLength + valueLength > limit - position) {
-      throw new IOException(label + ": corrupt record at offset " + start + ": key length " + keyLength
-          + ", value length " + valueLength + ", " + (limit - position) + " bytes left in chunk");
-    }
-    key.set(data, position, keyLength);
-    value.set(data, position + keyLength, valueLength);
-    position += keyLength + valueLength;
-    return true;
-  }
 
-  private int readVInt(int recordStart) throws IOException {
-    int size = WritableUtils.decodeVIntSize(data[position]);
-    if (position + size > limit) {
-      throw new IOException(label + ": truncated record header at offset " + recordStart);
+    private int readVInt(int recordStart) throws IOException {
+        int size = WritableUtils.decodeVIntSize(data[position]);
+        if (position + size > limit) {
+            throw new IOException(label + ": truncated record header at offset " + recordStart);
+        }
+        int v = WritableComparator.readVInt(data, position);
+        position += size;
+        return v;
     }
-    int v = WritableComparator.readVInt(data, position);
-    position += size;
-    return v;
-  }
 }

@@ -8,6 +8,6 @@ import java.io.IOException;
  */
 @FunctionalInterface
 public interface RunSource {
-  /** Opens a fresh cursor positioned before the first record. */
-  SortedRun open() throws IOException;
+    /** Opens a fresh cursor positioned before the first record. */
+    SortedRun open() throws IOException;
 }

@@ -12,16 +12,16 @@ import java.io.IOException;
  */
 public interface SortedRun extends Closeable {
 
-  /** Moves to the next record, or reports that none is available yet, or that the run ended. */
-  Advance advance() throws IOException;
+    /** Moves to the next record, or reports that none is available yet, or that the run ended. */
+    Advance advance() throws IOException;
 
-  /** The current record's serialized key; valid after {@link Advance#RECORD}. */
-  RawBytes key();
+    /** The current record's serialized key; valid after {@link Advance#RECORD}. */
+    RawBytes key();
 
-  /** The current record's serialized value; valid after {@link Advance#RECORD}. */
-  RawBytes value();
+    /** The current record's serialized value; valid after {@link Advance#RECORD}. */
+    RawBytes value();
 
-  /** Releases files, decompressors and buffers; idempotent. */
-  @Override
-  void close() throws IOException;
+    /** Releases files, decompressors and buffers; idempotent. */
+    @Override
+    void close() throws IOException;
 }

@@ -14,56 +14,56 @@ import org.apache.hadoop.io.Text;
 import org.junit.jupiter.api.Test;
 
 class KeyStriperTest {
-  private final JobAggregationSpec spec = JobAggregationSpec.fromJob(TestJobs.textInt());
+    private final JobAggregationSpec spec = JobAggregationSpec.fromJob(TestJobs.textInt());
 
-  @Test
-  void everyRecordInExactlyOneSortedStripeAndUnionIsTheInput() throws IOException {
-    List<Records.Raw> input =
-        Records.sorted(Workloads.zipf(new Random(8), 1, 5000, 2000, 0.99).get(0), spec.sortComparator());
-    KeyStriper striper = new KeyStriper(6);
-    List<SortedRun> stripes = striper.split(ByteArrayRun.source(Records.layout(input)));
-    List<List<Records.Raw>> outputs = new ArrayList<>();
-    Map<String, Integer> stripeOfKey = new HashMap<>();
-    int total = 0;
-    for (int s = 0; s < 6; s++) {
-      List<Records.Raw> records = Records.drain(stripes.get(s));
-      outputs.add(records);
-      total += records.size();
-      assertTrue(records.size() > 5000 / 6 / 3, "stripe " + s + " got a fair share: " + records.size());
-      for (int i = 0; i < records.size(); i++) {
-        Records.Raw r = records.get(i);
-        assertEquals(s, striper.stripeOf(r.key(), 0, r.key().length));
-        Integer previous = stripeOfKey.put(new String(r.key(), java.nio.charset.StandardCharsets.UTF_8), s);
-        assertTrue(previous == null || previous == s, "a key in two stripes");
-        if (i > 0) {
-          byte[] a = records.get(i - 1).key();
-          assertTrue(spec.sortComparator().compare(a, 0, a.length, r.key(), 0, r.key().length) <= 0, "sorted");
+    @Test
+    void everyRecordInExactlyOneSortedStripeAndUnionIsTheInput() throws IOException {
+        List<Records.Raw> input =
+                Records.sorted(Workloads.zipf(new Random(8), 1, 5000, 2000, 0.99).get(0), spec.sortComparator());
+        KeyStriper striper = new KeyStriper(6);
+        List<SortedRun> stripes = striper.split(ByteArrayRun.source(Records.layout(input)));
+        List<List<Records.Raw>> outputs = new ArrayList<>();
+        Map<String, Integer> stripeOfKey = new HashMap<>();
+        int total = 0;
+        for (int s = 0; s < 6; s++) {
+            List<Records.Raw> records = Records.drain(stripes.get(s));
+            outputs.add(records);
+            total += records.size();
+            assertTrue(records.size() > 5000 / 6 / 3, "stripe " + s + " got a fair share: " + records.size());
+            for (int i = 0; i < records.size(); i++) {
+                Records.Raw r = records.get(i);
+                assertEquals(s, striper.stripeOf(r.key(), 0, r.key().length));
+                Integer previous = stripeOfKey.put(new String(r.key(), java.nio.charset.StandardCharsets.UTF_8), s);
+                assertTrue(previous == null || previous == s, "a key in two stripes");
+                if (i > 0) {
+                    byte[] a = records.get(i - 1).key();
+                    assertTrue(spec.sortComparator().compare(a, 0, a.length, r.key(), 0, r.key().length) <= 0, "sorted");
+                }
+            }
         }
-      }
+        assertEquals(input.size(), total, "every record in exactly one stripe");
+        Reference.assertMerged(List.of(input), MergeCombineTest.aggregate(spec, outputs, MergeStrategy.LOSER_TREE),
+                spec.sortComparator(), false);
     }
-    assertEquals(input.size(), total, "every record in exactly one stripe");
-    Reference.assertMerged(List.of(input), MergeCombineTest.aggregate(spec, outputs, MergeStrategy.LOSER_TREE),
-        spec.sortComparator(), false);
-  }
 
-  @Test
-  void stripeDependsOnlyOnKeyBytesWherePresentInABuffer() {
-    KeyStriper a = new KeyStriper(6);
-    KeyStriper b = new KeyStriper(6);
-    byte[] key = Records.bytes(new Text("hello"));
-    byte[] padded = new byte[key.length + 7];
-    System.arraycopy(key, 0, padded, 3, key.length);
-    assertEquals(a.stripeOf(key, 0, key.length), b.stripeOf(padded, 3, key.length));
-    // Pinned values: a change of the hash would silently split a job across servers running different versions.
-    assertEquals(List.of(2, 5, 3, 1), List.of(a.stripeOf(Records.bytes(new Text("a")), 0, 2),
-        a.stripeOf(Records.bytes(new Text("b")), 0, 2), a.stripeOf(Records.bytes(new Text("the")), 0, 4),
-        a.stripeOf(new byte[0], 0, 0)));
-  }
+    @Test
+    void stripeDependsOnlyOnKeyBytesWherePresentInABuffer() {
+        KeyStriper a = new KeyStriper(6);
+        KeyStriper b = new KeyStriper(6);
+        byte[] key = Records.bytes(new Text("hello"));
+        byte[] padded = new byte[key.length + 7];
+        System.arraycopy(key, 0, padded, 3, key.length);
+        assertEquals(a.stripeOf(key, 0, key.length), b.stripeOf(padded, 3, key.length));
+        // Pinned values: a change of the hash would silently split a job across servers running different versions.
+        assertEquals(List.of(2, 5, 3, 1), List.of(a.stripeOf(Records.bytes(new Text("a")), 0, 2),
+                a.stripeOf(Records.bytes(new Text("b")), 0, 2), a.stripeOf(Records.bytes(new Text("the")), 0, 4),
+                a.stripeOf(new byte[0], 0, 0)));
+    }
 
-  @Test
-  void rejectsBadStripeCounts() {
-    assertThrows(IllegalArgumentException.class, () -> new KeyStriper(0));
-    assertThrows(IllegalArgumentException.class,
-        () -> new KeyStriper(3).stripe(new ByteArrayRun(new byte[0]), 3));
-  }
+    @Test
+    void rejectsBadStripeCounts() {
+        assertThrows(IllegalArgumentException.class, () -> new KeyStriper(0));
+        assertThrows(IllegalArgumentException.class,
+                () -> new KeyStriper(3).stripe(new ByteArrayRun(new byte[0]), 3));
+    }
 }

@@ -13,91 +13,91 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 
 /** Job configurations and combiners the tests run the engine with, written against Hadoop's two APIs. */
 final class TestJobs {
-  private TestJobs() {}
+    private TestJobs() {}
 
-  /** Text keys, IntWritable values, no combiner. */
-  static JobConf textInt() {
-    JobConf job = new JobConf(false);
-    job.setMapOutputKeyClass(Text.class);
-    job.setMapOutputValueClass(IntWritable.class);
-    return job;
-  }
-
-  static JobConf textIntOldCombiner() {
-    JobConf job = textInt();
-    job.setCombinerClass(OldIntSum.class);
-    return job;
-  }
-
-  static JobConf textIntNewCombiner() {
-    JobConf job = textInt();
-    job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, NewIntSum.class, org.apache.hadoop.mapreduce.Reducer.class);
-    return job;
-  }
-
-  static JobConf textIntReverseOrderCombiner() {
-    JobConf job = textIntOldCombiner();
-    job.setOutputKeyComparatorClass(ReverseText.class);
-    return job;
-  }
-
-  static JobConf longLongNewCombiner() {
-    JobConf job = new JobConf(false);
-    job.setMapOutputKeyClass(LongWritable.class);
-    job.setMapOutputValueClass(LongWritable.class);
-    job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, NewLongSum.class, org.apache.hadoop.mapreduce.Reducer.class);
-    return job;
-  }
-
-  /** Summing combiner, old API. */
-  public static final class OldIntSum extends MapReduceBase
-      implements org.apache.hadoop.mapred.Reducer<Text, IntWritable, Text, IntWritable> {
-    @Override
-    public void reduce(Text key, Iterator<IntWritable> values, OutputCollector<Text, IntWritable> out,
-        Reporter reporter) throws IOException {
-      int sum = 0;
-      while (values.hasNext()) {
-        sum += values.next().get();
-      }
-      out.collect(key, new IntWritable(sum));
+    /** Text keys, IntWritable values, no combiner. */
+    static JobConf textInt() {
+        JobConf job = new JobConf(false);
+        job.setMapOutputKeyClass(Text.class);
+        job.setMapOutputValueClass(IntWritable.class);
+        return job;
     }
-  }
 
-  /** Summing combiner, new API. */
-  public static final class NewIntSum extends org.apache.hadoop.mapreduce.Reducer<Text, IntWritable, Text, IntWritable> {
-    private final IntWritable result = new IntWritable();
-
-    @Override
-    protected void reduce(Text key, Iterable<IntWritable> values, Context context)
-        throws IOException, InterruptedException {
-      int sum = 0;
-      for (IntWritable v : values) {
-        sum += v.get();
-      }
-      result.set(sum);
-      context.write(key, result);
+    static JobConf textIntOldCombiner() {
+        JobConf job = textInt();
+        job.setCombinerClass(OldIntSum.class);
+        return job;
     }
-  }
 
-  /** Summing combiner over longs, new API. */
-  public static final class NewLongSum
-      extends org.apache.hadoop.mapreduce.Reducer<LongWritable, LongWritable, LongWritable, LongWritable> {
-    @Override
-    protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
-        throws IOException, InterruptedException {
-      long sum = 0;
-      for (LongWritable v : values) {
-        sum += v.get();
-      }
-      context.write(key, new LongWritable(sum));
+    static JobConf textIntNewCombiner() {
+        JobConf job = textInt();
+        job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, NewIntSum.class, org.apache.hadoop.mapreduce.Reducer.class);
+        return job;
     }
-  }
 
-  /** Text in descending byte order: a custom RawComparator set with setOutputKeyComparatorClass. */
-  public static final class ReverseText extends Text.Comparator {
-    @Override
-    public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
-      return super.compare(b2, s2, l2, b1, s1, l1);
+    static JobConf textIntReverseOrderCombiner() {
+        JobConf job = textIntOldCombiner();
+        job.setOutputKeyComparatorClass(ReverseText.class);
+        return job;
     }
-  }
+
+    static JobConf longLongNewCombiner() {
+        JobConf job = new JobConf(false);
+        job.setMapOutputKeyClass(LongWritable.class);
+        job.setMapOutputValueClass(LongWritable.class);
+        job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, NewLongSum.class, org.apache.hadoop.mapreduce.Reducer.class);
+        return job;
+    }
+
+    /** Summing combiner, old API. */
+    public static final class OldIntSum extends MapReduceBase
+            implements org.apache.hadoop.mapred.Reducer<Text, IntWritable, Text, IntWritable> {
+        @Override
+        public void reduce(Text key, Iterator<IntWritable> values, OutputCollector<Text, IntWritable> out,
+                Reporter reporter) throws IOException {
+            int sum = 0;
+            while (values.hasNext()) {
+                sum += values.next().get();
+            }
+            out.collect(key, new IntWritable(sum));
+        }
+    }
+
+    /** Summing combiner, new API. */
+    public static final class NewIntSum extends org.apache.hadoop.mapreduce.Reducer<Text, IntWritable, Text, IntWritable> {
+        private final IntWritable result = new IntWritable();
+
+        @Override
+        protected void reduce(Text key, Iterable<IntWritable> values, Context context)
+                throws IOException, InterruptedException {
+            int sum = 0;
+            for (IntWritable v : values) {
+                sum += v.get();
+            }
+            result.set(sum);
+            context.write(key, result);
+        }
+    }
+
+    /** Summing combiner over longs, new API. */
+    public static final class NewLongSum
+            extends org.apache.hadoop.mapreduce.Reducer<LongWritable, LongWritable, LongWritable, LongWritable> {
+        @Override
+        protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
+                throws IOException, InterruptedException {
+            long sum = 0;
+            for (LongWritable v : values) {
+                sum += v.get();
+            }
+            context.write(key, new LongWritable(sum));
+        }
+    }
+
+    /** Text in descending byte order: a custom RawComparator set with setOutputKeyComparatorClass. */
+    public static final class ReverseText extends Text.Comparator {
+        @Override
+        public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
+            return super.compare(b2, s2, l2, b1, s1, l1);
+        }
+    }
 }

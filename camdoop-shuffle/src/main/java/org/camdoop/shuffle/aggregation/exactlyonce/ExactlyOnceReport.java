@@ -18,110 +18,110 @@ import java.util.TreeSet;
  * [attempt_x_m_000001_0 (from tree 2 and tree 5)]}. Immutable.
  */
 public final class ExactlyOnceReport {
-  private final int partition;
-  private final SortedSet<String> missing;
-  private final SortedMap<String, List<String>> duplicated;
-  private final SortedSet<String> unexpected;
+    private final int partition;
+    private final SortedSet<String> missing;
+    private final SortedMap<String, List<String>> duplicated;
+    private final SortedSet<String> unexpected;
 
-  private ExactlyOnceReport(int partition, SortedSet<String> missing, SortedMap<String, List<String>> duplicated,
-      SortedSet<String> unexpected) {
-    this.partition = partition;
-    this.missing = Collections.unmodifiableSortedSet(missing);
-    this.duplicated = Collections.unmodifiableSortedMap(duplicated);
-    this.unexpected = Collections.unmodifiableSortedSet(unexpected);
-  }
-
-  /** Checks that {@code received} together include each of {@code expected} exactly once and nothing else. */
-  public static ExactlyOnceReport check(int partition, Collection<String> expected, List<MapAttemptSummary> received) {
-    Map<String, List<String>> sources = sourcesByAttempt(received);
-    SortedSet<String> missing = new TreeSet<>(expected);
-    missing.removeAll(sources.keySet());
-    SortedSet<String> unexpected = new TreeSet<>(sources.keySet());
-    unexpected.removeAll(expected);
-    return new ExactlyOnceReport(partition, missing, duplicates(sources), unexpected);
-  }
-
-  /** Only the overlaps among {@code parts} (what a vertex can check without knowing the expected set). */
-  static ExactlyOnceReport duplicatesOnly(int partition, List<MapAttemptSummary> parts) {
-    return new ExactlyOnceReport(partition, new TreeSet<>(), duplicates(sourcesByAttempt(parts)), new TreeSet<>());
-  }
-
-  private static Map<String, List<String>> sourcesByAttempt(List<MapAttemptSummary> summaries) {
-    Map<String, List<String>> sources = new LinkedHashMap<>();
-    for (MapAttemptSummary summary : summaries) {
-      for (String attempt : summary.attempts()) {
-        sources.computeIfAbsent(attempt, a -> new ArrayList<>()).add(summary.source());
-      }
+    private ExactlyOnceReport(int partition, SortedSet<String> missing, SortedMap<String, List<String>> duplicated,
+            SortedSet<String> unexpected) {
+        this.partition = partition;
+        this.missing = Collections.unmodifiableSortedSet(missing);
+        this.duplicated = Collections.unmodifiableSortedMap(duplicated);
+        this.unexpected = Collections.unmodifiableSortedSet(unexpected);
     }
-    return sources;
-  }
 
-  private static SortedMap<String, List<String>> duplicates(Map<String, List<String>> sources) {
-    SortedMap<String, List<String>> duplicated = new TreeMap<>();
-    sources.forEach((attempt, from) -> {
-      if (from.size() > 1) {
-        duplicated.put(attempt, List.copyOf(from));
-      }
-    });
-    return duplicated;
-  }
-
-  public boolean isExactlyOnce() {
-    return missing.isEmpty() && duplicated.isEmpty() && unexpected.isEmpty();
-  }
-
-  public int partition() {
-    return partition;
-  }
-
-  public SortedSet<String> missing() {
-    return missing;
-  }
-
-  /** Each attempt included more than once, with the sources that carried it, in arrival order. */
-  public SortedMap<String, List<String>> duplicated() {
-    return duplicated;
-  }
-
-  /** Attempts included although the reduce task does not expect them (obsolete or unknown attempts). */
-  public SortedSet<String> unexpected() {
-    return unexpected;
-  }
-
-  /** Throws if the check failed; the exception's message is {@link #message()}. */
-  public void throwIfViolated() throws ExactlyOnceViolationException {
-    if (!isExactlyOnce()) {
-      throw new ExactlyOnceViolationException(this);
+    /** Checks that {@code received} together include each of {@code expected} exactly once and nothing else. */
+    public static ExactlyOnceReport check(int partition, Collection<String> expected, List<MapAttemptSummary> received) {
+        Map<String, List<String>> sources = sourcesByAttempt(received);
+        SortedSet<String> missing = new TreeSet<>(expected);
+        missing.removeAll(sources.keySet());
+        SortedSet<String> unexpected = new TreeSet<>(sources.keySet());
+        unexpected.removeAll(expected);
+        return new ExactlyOnceReport(partition, missing, duplicates(sources), unexpected);
     }
-  }
 
-  /** "partition P: ok" or every violation, each kind only when present, separated by "; ". */
-  public String message() {
-    if (isExactlyOnce()) {
-      return "partition " + partition + ": every map attempt included exactly once";
+    /** Only the overlaps among {@code parts} (what a vertex can check without knowing the expected set). */
+    static ExactlyOnceReport duplicatesOnly(int partition, List<MapAttemptSummary> parts) {
+        return new ExactlyOnceReport(partition, new TreeSet<>(), duplicates(sourcesByAttempt(parts)), new TreeSet<>());
     }
-    List<String> parts = new ArrayList<>();
-    if (!missing.isEmpty()) {
-      parts.add("map attempts missing: " + missing);
-    }
-    if (!duplicated.isEmpty()) {
-      List<String> items = new ArrayList<>();
-      duplicated.forEach((attempt, from) -> items.add(attempt + " (from " + joinSources(from) + ")"));
-      parts.add((missing.isEmpty() ? "map attempts duplicated: " : "duplicated: ") + items);
-    }
-    if (!unexpected.isEmpty()) {
-      parts.add((parts.isEmpty() ? "map attempts unexpected: " : "unexpected: ") + unexpected);
-    }
-    return "partition " + partition + ": " + String.join("; ", parts);
-  }
 
-  private static String joinSources(List<String> from) {
-    String last = from.get(from.size() - 1);
-    return String.join(", ", from.subList(0, from.size() - 1)) + " and " + last;
-  }
+    private static Map<String, List<String>> sourcesByAttempt(List<MapAttemptSummary> summaries) {
+        Map<String, List<String>> sources = new LinkedHashMap<>();
+        for (MapAttemptSummary summary : summaries) {
+            for (String attempt : summary.attempts()) {
+                sources.computeIfAbsent(attempt, a -> new ArrayList<>()).add(summary.source());
+            }
+        }
+        return sources;
+    }
 
-  @Override
-  public String toString() {
-    return message();
-  }
+    private static SortedMap<String, List<String>> duplicates(Map<String, List<String>> sources) {
+        SortedMap<String, List<String>> duplicated = new TreeMap<>();
+        sources.forEach((attempt, from) -> {
+            if (from.size() > 1) {
+                duplicated.put(attempt, List.copyOf(from));
+            }
+        });
+        return duplicated;
+    }
+
+    public boolean isExactlyOnce() {
+        return missing.isEmpty() && duplicated.isEmpty() && unexpected.isEmpty();
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public SortedSet<String> missing() {
+        return missing;
+    }
+
+    /** Each attempt included more than once, with the sources that carried it, in arrival order. */
+    public SortedMap<String, List<String>> duplicated() {
+        return duplicated;
+    }
+
+    /** Attempts included although the reduce task does not expect them (obsolete or unknown attempts). */
+    public SortedSet<String> unexpected() {
+        return unexpected;
+    }
+
+    /** Throws if the check failed; the exception's message is {@link #message()}. */
+    public void throwIfViolated() throws ExactlyOnceViolationException {
+        if (!isExactlyOnce()) {
+            throw new ExactlyOnceViolationException(this);
+        }
+    }
+
+    /** "partition P: ok" or every violation, each kind only when present, separated by "; ". */
+    public String message() {
+        if (isExactlyOnce()) {
+            return "partition " + partition + ": every map attempt included exactly once";
+        }
+        List<String> parts = new ArrayList<>();
+        if (!missing.isEmpty()) {
+            parts.add("map attempts missing: " + missing);
+        }
+        if (!duplicated.isEmpty()) {
+            List<String> items = new ArrayList<>();
+            duplicated.forEach((attempt, from) -> items.add(attempt + " (from " + joinSources(from) + ")"));
+            parts.add((missing.isEmpty() ? "map attempts duplicated: " : "duplicated: ") + items);
+        }
+        if (!unexpected.isEmpty()) {
+            parts.add((parts.isEmpty() ? "map attempts unexpected: " : "unexpected: ") + unexpected);
+        }
+        return "partition " + partition + ": " + String.join("; ", parts);
+    }
+
+    private static String joinSources(List<String> from) {
+        String last = from.get(from.size() - 1);
+        return String.join(", ", from.subList(0, from.size() - 1)) + " and " + last;
+    }
+
+    @Override
+    public String toString() {
+        return message();
+    }
 }

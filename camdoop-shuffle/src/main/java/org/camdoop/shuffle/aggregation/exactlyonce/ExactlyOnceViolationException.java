@@ -4,14 +4,14 @@ import java.io.IOException;
 
 /** A partition's streams did not include every expected map attempt exactly once. */
 public final class ExactlyOnceViolationException extends IOException {
-  private final transient ExactlyOnceReport report;
+    private final transient ExactlyOnceReport report;
 
-  ExactlyOnceViolationException(ExactlyOnceReport report) {
-    super(report.message());
-    this.report = report;
-  }
+    ExactlyOnceViolationException(ExactlyOnceReport report) {
+        super(report.message());
+        this.report = report;
+    }
 
-  public ExactlyOnceReport report() {
-    return report;
-  }
+    public ExactlyOnceReport report() {
+        return report;
+    }
 }

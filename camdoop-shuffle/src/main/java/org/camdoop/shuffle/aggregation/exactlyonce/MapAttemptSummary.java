@@ -11,55 +11,55 @@ import java.util.TreeSet;
  * the stream includes, and which stream it is ({@code source}, e.g. "tree 2" or "local"). Immutable.
  */
 public final class MapAttemptSummary {
-  private final String source;
-  private final SortedSet<String> attempts;
+    private final String source;
+    private final SortedSet<String> attempts;
 
-  private MapAttemptSummary(String source, SortedSet<String> attempts) {
-    this.source = source;
-    this.attempts = Collections.unmodifiableSortedSet(attempts);
-  }
-
-  /**
-   * A summary of {@code attempts} arriving on {@code source}.
-   *
-   * @throws IllegalArgumentException if an attempt is listed twice (a stream cannot include a map output twice)
-   */
-  public static MapAttemptSummary of(String source, Collection<String> attempts) {
-    SortedSet<String> set = new TreeSet<>(attempts);
-    if (set.size() != attempts.size()) {
-      throw new IllegalArgumentException(source + ": attempt listed twice in " + attempts);
+    private MapAttemptSummary(String source, SortedSet<String> attempts) {
+        this.source = source;
+        this.attempts = Collections.unmodifiableSortedSet(attempts);
     }
-    return new MapAttemptSummary(source, set);
-  }
 
-  /**
-   * What a vertex reports upwards: the union of its local attempts and its children's summaries, labelled
-   * {@code source}. An overlap is an exactly-once violation here already, reported with the parts' sources.
-   */
-  public static MapAttemptSummary union(String source, int partition, List<MapAttemptSummary> parts)
-      throws ExactlyOnceViolationException {
-    ExactlyOnceReport overlaps = ExactlyOnceReport.duplicatesOnly(partition, parts);
-    if (!overlaps.isExactlyOnce()) {
-      throw new ExactlyOnceViolationException(overlaps);
+    /**
+     * A summary of {@code attempts} arriving on {@code source}.
+     *
+     * @throws IllegalArgumentException if an attempt is listed twice (a stream cannot include a map output twice)
+     */
+    public static MapAttemptSummary of(String source, Collection<String> attempts) {
+        SortedSet<String> set = new TreeSet<>(attempts);
+        if (set.size() != attempts.size()) {
+            throw new IllegalArgumentException(source + ": attempt listed twice in " + attempts);
+        }
+        return new MapAttemptSummary(source, set);
     }
-    SortedSet<String> all = new TreeSet<>();
-    for (MapAttemptSummary part : parts) {
-      all.addAll(part.attempts);
+
+    /**
+     * What a vertex reports upwards: the union of its local attempts and its children's summaries, labelled
+     * {@code source}. An overlap is an exactly-once violation here already, reported with the parts' sources.
+     */
+    public static MapAttemptSummary union(String source, int partition, List<MapAttemptSummary> parts)
+            throws ExactlyOnceViolationException {
+        ExactlyOnceReport overlaps = ExactlyOnceReport.duplicatesOnly(partition, parts);
+        if (!overlaps.isExactlyOnce()) {
+            throw new ExactlyOnceViolationException(overlaps);
+        }
+        SortedSet<String> all = new TreeSet<>();
+        for (MapAttemptSummary part : parts) {
+            all.addAll(part.attempts);
+        }
+        return new MapAttemptSummary(source, all);
     }
-    return new MapAttemptSummary(source, all);
-  }
 
-  public String source() {
-    return source;
-  }
+    public String source() {
+        return source;
+    }
 
-  /** The attempts, sorted. */
-  public SortedSet<String> attempts() {
-    return attempts;
-  }
+    /** The attempts, sorted. */
+    public SortedSet<String> attempts() {
+        return attempts;
+    }
 
-  @Override
-  public String toString() {
-    return source + " " + attempts;
-  }
+    @Override
+    public String toString() {
+        return source + " " + attempts;
+    }
 }
