@@ -1,0 +1,108 @@
+package org.camdoop.shuffle.service.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ShufflePlanTest {
+
+    private static ShuffleSpec spec(Coord root, ShuffleMode mode, TreeChoice trees) {
+        return new ShuffleSpec(77L, "job_1_0001", 3, root, mode, trees, new TreeSet<>(List.of("attempt_1_0001_m_000000_0")));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2} failed={3}")
+    @CsvSource({
+        "3x3x3,camdoop,six,''", "3x3x3,noagg,shortest,''", "3x3x3,direct,six,''", "4x4x4,camdoop,six,''",
+        "3x3x3,camdoop,six,1;1;1", "4x3x5,camdoop,six,0;0;1 2;2;2", "3x3x3,direct,six,2;2;2", "2x2x2,camdoop,six,''",
+        "1x1x1,camdoop,six,''", "5x1x1,camdoop,shortest,3;0;0"})
+    void theStreamGraphIsConsistentAndEveryMapOutputIsReadOncePerStripe(String s, String mode, String trees,
+            String failed) {
+        TorusShape shape = TorusShape.parse(s);
+        FailureView view = FailureView.none(shape);
+        for (String f : failed.isEmpty() ? new String[0] : failed.split(" ")) {
+            view = view.withFailed(Coord.parse(f.replace(';', ',')));
+        }
+        Coord root = shape.coord(shape.size() / 2);
+        ShufflePlan plan = new ShufflePlan(spec(root, ShuffleMode.parse(mode), TreeChoice.parse(trees)), view);
+        int stripes = plan.treeCount();
+
+        Map<StreamEdge, Integer> sent = new HashMap<>();
+        Map<StreamEdge, Integer> received = new HashMap<>();
+        Map<Integer, List<VertexPlan.LocalSlice>> slicesByServer = new HashMap<>();
+        Map<StreamEdge, VertexPlan> receiverOf = new HashMap<>();
+        List<VertexPlan> roots = new ArrayList<>();
+        List<VertexPlan> all = new ArrayList<>();
+        for (int host = 0; host < shape.size(); host++) {
+            final int server = host;
+            List<VertexPlan> mine = plan.forServer(server);
+            if (!view.isLive(server)) {
+                assertEquals(List.of(), mine, "a dead server runs nothing");
+            }
+            for (VertexPlan v : mine) {
+                all.add(v);
+                if (v.isRoot()) {
+                    roots.add(v);
+                    assertEquals(plan.rootHost(), server);
+                }
+                v.output().ifPresent(e -> {
+                    assertEquals(server, e.senderHost());
+                    sent.merge(e, 1, Integer::sum);
+                });
+                for (StreamEdge in : v.inputs()) {
+                    assertEquals(server, in.receiverHost());
+                    received.merge(in, 1, Integer::sum);
+                    receiverOf.put(in, v);
+                }
+                v.local().ifPresent(l -> slicesByServer.computeIfAbsent(server, k -> new ArrayList<>()).add(l));
+            }
+        }
+        assertEquals(1, roots.size(), "exactly one root vertex");
+        assertEquals(sent.keySet(), received.keySet(), "every stream has a sender and a receiver");
+        assertTrue(sent.values().stream().allMatch(n -> n == 1) && received.values().stream().allMatch(n -> n == 1));
+
+        for (int server = 0; server < shape.size(); server++) {
+            if (!view.isLive(server)) {
+                assertTrue(!slicesByServer.containsKey(server));
+                continue;
+            }
+            List<VertexPlan.LocalSlice> slices = slicesByServer.get(server);
+            if (server == plan.rootHost() && view.isLive(shape.index(root))) {
+                assertEquals(List.of(VertexPlan.LocalSlice.all()), slices, "the root reads its output whole");
+                continue;
+            }
+            Set<Integer> covered = new HashSet<>();
+            for (VertexPlan.LocalSlice l : slices) {
+                assertEquals(stripes, l.stripes());
+                assertTrue(covered.add(l.stripe()), "stripe read twice on " + shape.coord(server));
+            }
+            assertEquals(stripes, covered.size(), "every stripe of " + shape.coord(server) + " read once");
+        }
+
+        // Every non-root vertex drains into the root.
+        for (VertexPlan v : all) {
+            VertexPlan at = v;
+            int steps = 0;
+            while (!at.isRoot()) {
+                at = receiverOf.get(at.output().orElseThrow());
+                assertTrue(at != null && steps++ < 4 * shape.size(), "stream leads nowhere");
+            }
+        }
+        assertEquals(ShuffleMode.parse(mode) == ShuffleMode.DIRECT ? view.liveCount() - 1 : roots.get(0).inputs().size(),
+                roots.get(0).inputs().size());
+    }
+}
