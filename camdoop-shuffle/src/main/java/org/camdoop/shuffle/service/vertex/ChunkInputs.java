@@ -1,0 +1,48 @@
+package org.camdoop.shuffle.service.vertex;
+
+import java.util.ArrayDeque;
+
+/**
+ * The chunks a vertex holds per child, oldest first, with how many it has released: a chunk goes back to the transport
+ * (returning its credit) once the merge has moved past it. Owned by the vertex's thread.
+ */
+final class ChunkInputs {
+
+    private final ArrayDeque<InboundChunk>[] queues;
+    private final long[] released;
+    private final long[] received;
+
+    @SuppressWarnings("unchecked")
+    ChunkInputs(int inputs) {
+        this.queues = new ArrayDeque[inputs];
+        for (int i = 0; i < inputs; i++) {
+            queues[i] = new ArrayDeque<>();
+        }
+        this.released = new long[inputs];
+        this.received = new long[inputs];
+    }
+
+    void add(int input, InboundChunk chunk) {
+        queues[input].add(chunk);
+        received[input]++;
+    }
+
+    /** Chunks received so far on {@code input}. */
+    long size(int input) {
+        return received[input];
+    }
+
+    /** Releases the chunks of {@code input} numbered below {@code count} (in arrival order) not yet released. */
+    void releaseUpTo(int input, long count) {
+        while (released[input] < count && !queues[input].isEmpty()) {
+            queues[input].poll().release().run();
+            released[input]++;
+        }
+    }
+
+    void releaseAll() {
+        for (int i = 0; i < queues.length; i++) {
+            releaseUpTo(i, Long.MAX_VALUE);
+        }
+    }
+}

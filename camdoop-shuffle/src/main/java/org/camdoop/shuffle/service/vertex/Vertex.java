@@ -1,0 +1,289 @@
+package org.camdoop.shuffle.service.vertex;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.camdoop.shuffle.aggregation.AggregationPipeline;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.aggregation.PumpOutcome;
+import org.camdoop.shuffle.aggregation.SortedRun;
+import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceViolationException;
+import org.camdoop.shuffle.aggregation.exactlyonce.MapAttemptSummary;
+
+/**
+ * One vertex of one shuffle on one daemon (paper section 4.1): merges its children's streams with its slice of the
+ * local map outputs, applies the combiner (camdoop mode), and streams the result to its parent, emitting a key only once
+ * every input has passed it.
+ *
+ * <p>Threading: an actor. Other threads (the transport's event loop, the daemon) only append events to the mailbox and
+ * {@link #schedule()}; all other state is touched only inside {@link #run()}, which never runs on two threads at once:
+ * the {@code scheduled} flag is set before a run is submitted and cleared only at the run's end, and the executor's
+ * hand-off orders one run's writes before the next run's reads, so the state needs no lock.
+ */
+public final class Vertex {
+
+    private sealed interface Event permits Started, Data, Ended, Failed, Wake {
+    }
+
+    private record Started(List<SortedRun> localRuns, MapAttemptSummary local) implements Event {
+    }
+
+    private record Data(int input, InboundChunk chunk) implements Event {
+    }
+
+    private record Ended(int input, EndOfStream end) implements Event {
+    }
+
+    private record Failed(String reason) implements Event {
+    }
+
+    private record Wake() implements Event {
+    }
+
+    private final VertexContext context;
+    private final String label;
+    private final ConcurrentLinkedQueue<Event> mailbox = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+
+    // Owned by run().
+    private VertexState state = VertexState.WAITING_FOR_INPUTS;
+    private final ChunkQueueRun[] children;
+    private final ChunkInputs held;
+    private final EndOfStream[] childEnds;
+    private final ArrayDeque<byte[]> pendingChunks = new ArrayDeque<>();
+    private final ArrayDeque<Integer> pendingLengths = new ArrayDeque<>();
+    private AggregationPipeline pipeline;
+    private MapAttemptSummary localAttempts;
+    private int urgentChild = -1;
+    private boolean waitingForCredit;
+    private boolean yielded;
+    private long linkBytesOut;
+    private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
+
+    public Vertex(VertexContext context, String coordLabel) {
+        this.context = context;
+        this.label = context.label(coordLabel);
+        int k = context.plan().inputs().size();
+        this.children = new ChunkQueueRun[k];
+        for (int i = 0; i < k; i++) {
+            children[i] = new ChunkQueueRun(label + " child " + i);
+        }
+        this.held = new ChunkInputs(k);
+        this.childEnds = new EndOfStream[k];
+    }
+
+    /** The state as last published by the vertex's thread (for status pages and tests). */
+    public VertexState state() {
+        return published;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Starts merging with the runs over this server's local map outputs (already striped) and their attempts. */
+    public void start(List<SortedRun> localRuns, MapAttemptSummary local) {
+        post(new Started(List.copyOf(localRuns), local));
+    }
+
+    /** A chunk arrived on child stream {@code input} (any thread). */
+    public void onChunk(int input, InboundChunk chunk) {
+        post(new Data(input, chunk));
+    }
+
+    /** Child stream {@code input} ended (any thread). */
+    public void onEnd(int input, EndOfStream end) {
+        post(new Ended(input, end));
+    }
+
+    /** Gives up: an input failed, or the shuffle was aborted (any thread). */
+    public void fail(String reason) {
+        post(new Failed(reason));
+    }
+
+    private void post(Event e) {
+        mailbox.add(e);
+        schedule();
+    }
+
+    /** Asks the executor to run the vertex, unless it is already queued to. */
+    public void schedule() {
+        if (scheduled.compareAndSet(false, true)) {
+            context.executor().execute(this::run);
+        }
+    }
+
+    private void run() {
+        yielded = false;
+        try {
+            for (Event e; (e = mailbox.poll()) != null; ) {
+                handle(e);
+            }
+            if (state == VertexState.MERGING || state == VertexState.DRAINING) {
+                advance();
+            }
+        } catch (IOException | RuntimeException e) {
+            failNow(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+        published = state;
+        // Cleared last, then re-checked: an event posted while we ran found the flag set and did not schedule, so we
+        // must; one posted after the check finds the flag clear and schedules itself. Never two runs at once.
+        scheduled.set(false);
+        if (yielded || !mailbox.isEmpty()) {
+            schedule();
+        }
+    }
+
+    private void handle(Event e) throws IOException {
+        if (e instanceof Started s) {
+            if (state != VertexState.WAITING_FOR_INPUTS) {
+                return;
+            }
+            localAttempts = s.local();
+            List<SortedRun> inputs = new ArrayList<>(List.of(children));
+            inputs.addAll(s.localRuns());
+            pipeline = AggregationPipeline.open(context.aggregation(), inputs, this::emit);
+            state = VertexState.MERGING;
+        } else if (e instanceof Data d) {
+            if (state == VertexState.DONE || state == VertexState.FAILED) {
+                d.chunk().release().run();
+                return;
+            }
+            held.add(d.input(), d.chunk());
+            children[d.input()].offer(d.chunk().bytes());
+        } else if (e instanceof Ended end) {
+            childEnds[end.input()] = end.end();
+            children[end.input()].finish();
+        } else if (e instanceof Failed f) {
+            failNow(f.reason());
+        } else if (e instanceof Wake) {
+            waitingForCredit = false;
+        }
+    }
+
+    private void advance() throws IOException, ExactlyOnceViolationException {
+        while (true) {
+            if (!flushPending()) {
+                return;
+            }
+            if (state == VertexState.DRAINING) {
+                finish();
+                return;
+            }
+            PumpOutcome outcome = pipeline.pump(context.pumpRecords());
+            releaseConsumed();
+            switch (outcome) {
+                case BLOCKED -> {
+                    markUrgent(pipeline.blockedInput());
+                    flushPending();
+                    return;
+                }
+                case BUDGET_USED -> {
+                    // Yield the thread (other vertices share the executor) unless we now wait for credit.
+                    yielded = flushPending();
+                    return;
+                }
+                case FINISHED -> state = VertexState.DRAINING;
+                default -> throw new AssertionError(outcome);
+            }
+        }
+    }
+
+    /** The pipeline's chunk sink: straight to the output while it has credit, queued (bounded by one pump) otherwise. */
+    private void emit(byte[] chunk, int length) {
+        pendingChunks.add(chunk);
+        pendingLengths.add(length);
+    }
+
+    private boolean flushPending() {
+        while (!pendingChunks.isEmpty()) {
+            if (waitingForCredit) {
+                return false;
+            }
+            int length = pendingLengths.peek();
+            if (!context.output().offer(pendingChunks.peek(), length)) {
+                waitingForCredit = true;
+                context.output().whenWritable(() -> post(new Wake()));
+                return false;
+            }
+            pendingChunks.poll();
+            pendingLengths.poll();
+            context.plan().output().filter(e -> !e.local()).ifPresent(e -> linkBytesOut += length);
+        }
+        return true;
+    }
+
+    private void releaseConsumed() {
+        int blocked = pipeline.blockedInput();
+        for (int i = 0; i < children.length; i++) {
+            // The chunk a run is positioned in is still being read, unless the run has drained it (it is the one the
+            // merge now waits for) or has ended; every chunk before it is done with.
+            long consumed = children[i].chunksConsumed();
+            boolean drained = i == blocked || childEnds[i] != null && held.size(i) <= consumed;
+            held.releaseUpTo(i, drained ? consumed : consumed - 1);
+        }
+    }
+
+    private void markUrgent(int input) {
+        int child = input < children.length ? input : -1;
+        if (child == urgentChild) {
+            return;
+        }
+        if (urgentChild >= 0) {
+            context.urgency().urgent(urgentChild, false);
+        }
+        if (child >= 0) {
+            context.urgency().urgent(child, true);
+        }
+        urgentChild = child;
+    }
+
+    private void finish() throws IOException, ExactlyOnceViolationException {
+        markUrgent(-1);
+        List<MapAttemptSummary> parts = new ArrayList<>();
+        long combined = pipeline.counters().recordsIn() - pipeline.counters().recordsOut();
+        long linkBytes = linkBytesOut;
+        for (EndOfStream end : childEnds) {
+            parts.add(end.attempts());
+            combined += end.recordsCombined();
+            linkBytes += end.linkBytes();
+        }
+        parts.add(localAttempts);
+        MapAttemptSummary all;
+        if (context.plan().isRoot()) {
+            // Every tree carries a stripe of every map output, so the trees overlap by design: check each tree.
+            RootCheck.verify(context.shuffle(), context.plan(), List.of(childEnds), localAttempts);
+            all = MapAttemptSummary.of(label, context.shuffle().expectedAttempts());
+        } else {
+            all = MapAttemptSummary.union(label, context.shuffle().partition(), parts);
+        }
+        closePipeline();
+        state = VertexState.DONE;
+        published = state;
+        context.output().end(new EndOfStream(all, combined, linkBytes));
+    }
+
+    private void failNow(String reason) {
+        if (state == VertexState.DONE || state == VertexState.FAILED) {
+            return;
+        }
+        state = VertexState.FAILED;
+        held.releaseAll();
+        try {
+            closePipeline();
+        } catch (IOException suppressed) {
+            // The failure we report is the first one; closing is best effort.
+        }
+        published = state;
+        context.output().fail(label + ": " + reason);
+    }
+
+    private void closePipeline() throws IOException {
+        if (pipeline != null) {
+            pipeline.close();
+        }
+    }
+}

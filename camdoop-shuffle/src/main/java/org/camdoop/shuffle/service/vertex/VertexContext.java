@@ -1,0 +1,33 @@
+package org.camdoop.shuffle.service.vertex;
+
+import java.util.concurrent.Executor;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.service.plan.VertexPlan;
+
+/**
+ * Everything a vertex is built from.
+ *
+ * @param shuffle     the shuffle it belongs to
+ * @param plan        its inputs, local slice and output edge
+ * @param aggregation the job's comparator, serializers and (in camdoop mode) combiner
+ * @param output      where its merged stream goes
+ * @param urgency     told when the merge blocks on a child stream (and when it stops waiting for it)
+ * @param executor    runs the vertex; a vertex never runs on two threads at once
+ * @param pumpRecords records merged per turn before the vertex yields its thread to other vertices
+ */
+public record VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregationSpec aggregation, VertexOutput output,
+        UrgencySignal urgency, Executor executor, int pumpRecords) {
+
+    /** Marks a child stream urgent: the sender should serve it before its other streams. */
+    @FunctionalInterface
+    public interface UrgencySignal {
+        void urgent(int childInput, boolean urgent);
+    }
+
+    /** A label for logs and errors: {@code job_..._0001 p3 tree 2 vertex 1,0,2}. */
+    public String label(String vertexCoord) {
+        return shuffle.jobId() + " p" + shuffle.partition() + (plan.isRoot() ? " root" : " tree " + plan.tree())
+                + " vertex " + vertexCoord;
+    }
+}

@@ -1,0 +1,2 @@
+/** Tree vertices: each merges its children's streams with its local map output and streams the result upwards. */
+package org.camdoop.shuffle.service.vertex;

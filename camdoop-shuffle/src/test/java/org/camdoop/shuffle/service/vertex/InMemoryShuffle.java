@@ -1,0 +1,174 @@
+package org.camdoop.shuffle.service.vertex;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.service.plan.ShufflePlan;
+import org.camdoop.shuffle.service.plan.StreamEdge;
+import org.camdoop.shuffle.service.plan.VertexPlan;
+
+/**
+ * Runs every vertex of a shuffle plan in one JVM, connected by in-memory links that enforce a credit window per
+ * stream, like the transport does: the vertex logic end to end without sockets.
+ */
+final class InMemoryShuffle implements AutoCloseable {
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(3);
+    private final List<Vertex> vertices = new ArrayList<>();
+    private final Map<StreamEdge, Link> links = new HashMap<>();
+    final RootSink root = new RootSink();
+    final AtomicLong linkChunks = new AtomicLong();
+    final AtomicInteger maxHeldPerLink = new AtomicInteger();
+
+    /**
+     * @param localOutputs map outputs per server index
+     * @param window       credits per stream
+     */
+    InMemoryShuffle(ShufflePlan plan, int servers, JobAggregationSpec spec,
+            Map<Integer, List<LocalMapOutput>> localOutputs, int window) throws Exception {
+        Map<StreamEdge, Vertex> receivers = new HashMap<>();
+        Map<StreamEdge, Integer> inputIndex = new HashMap<>();
+        List<Object[]> toStart = new ArrayList<>();
+        for (int server = 0; server < servers; server++) {
+            for (VertexPlan vp : plan.forServer(server)) {
+                for (StreamEdge e : vp.inputs()) {
+                    links.computeIfAbsent(e, k -> new Link(window));
+                }
+                VertexOutput out = vp.isRoot() ? root
+                        : links.computeIfAbsent(vp.output().orElseThrow(), k -> new Link(window));
+                List<Link> inputLinks = vp.inputs().stream().map(links::get).toList();
+                VertexContext ctx = new VertexContext(plan.spec(), vp, spec, out,
+                        (child, urgent) -> inputLinks.get(child).urgentSignals.incrementAndGet(), executor, 512);
+                Vertex v = new Vertex(ctx, server + "/" + vp.vertex());
+                vertices.add(v);
+                for (int i = 0; i < vp.inputs().size(); i++) {
+                    receivers.put(vp.inputs().get(i), v);
+                    inputIndex.put(vp.inputs().get(i), i);
+                }
+                toStart.add(new Object[] {v, vp, server});
+            }
+        }
+        links.forEach((edge, link) -> link.connect(receivers.get(edge), inputIndex.get(edge)));
+        for (Object[] o : toStart) {
+            Vertex v = (Vertex) o[0];
+            VertexPlan vp = (VertexPlan) o[1];
+            int server = (Integer) o[2];
+            LocalInputs local = vp.local().isPresent()
+                    ? LocalInputs.open(spec, localOutputs.getOrDefault(server, List.of()),
+                            plan.spec().expectedAttempts(), plan.spec().partition(), vp.local().get())
+                    : LocalInputs.none();
+            v.start(local.runs(), local.attempts());
+        }
+    }
+
+    List<Vertex> vertices() {
+        return vertices;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        executor.shutdownNow();
+        executor.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    /** One stream: delivers chunks to the receiving vertex while it has credit; credit returns on release. */
+    final class Link implements VertexOutput {
+        private final AtomicInteger credits;
+        private final int window;
+        private final AtomicReference<Runnable> waiter = new AtomicReference<>();
+        final AtomicInteger urgentSignals = new AtomicInteger();
+        private Vertex receiver;
+        private int input;
+
+        Link(int window) {
+            this.window = window;
+            this.credits = new AtomicInteger(window);
+        }
+
+        void connect(Vertex receiver, int input) {
+            this.receiver = receiver;
+            this.input = input;
+        }
+
+        @Override
+        public boolean offer(byte[] chunk, int length) {
+            if (credits.getAndUpdate(c -> c > 0 ? c - 1 : c) <= 0) {
+                return false;
+            }
+            maxHeldPerLink.accumulateAndGet(window - credits.get(), Math::max);
+            linkChunks.incrementAndGet();
+            ByteBuffer copy = ByteBuffer.wrap(Arrays.copyOf(chunk, length));
+            receiver.onChunk(input, new InboundChunk(copy, () -> {
+                if (credits.incrementAndGet() > window) {
+                    throw new AssertionError("a chunk was released twice");
+                }
+                Runnable w = waiter.getAndSet(null);
+                if (w != null) {
+                    w.run();
+                }
+            }));
+            return true;
+        }
+
+        @Override
+        public void whenWritable(Runnable wake) {
+            waiter.set(wake);
+            if (credits.get() > 0) {
+                Runnable w = waiter.getAndSet(null);
+                if (w != null) {
+                    w.run();
+                }
+            }
+        }
+
+        @Override
+        public void end(EndOfStream end) {
+            receiver.onEnd(input, EndOfStream.decode(end.encode()));
+        }
+
+        @Override
+        public void fail(String reason) {
+            receiver.fail("child failed: " + reason);
+        }
+    }
+
+    /** The reduce task's end: collects the root's chunks. */
+    static final class RootSink implements VertexOutput {
+        final List<byte[]> chunks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final CompletableFuture<EndOfStream> done = new CompletableFuture<>();
+        final AtomicLong bytes = new AtomicLong();
+
+        @Override
+        public boolean offer(byte[] chunk, int length) {
+            chunks.add(Arrays.copyOf(chunk, length));
+            bytes.addAndGet(length);
+            return true;
+        }
+
+        @Override
+        public void whenWritable(Runnable wake) {
+            wake.run();
+        }
+
+        @Override
+        public void end(EndOfStream end) {
+            done.complete(end);
+        }
+
+        @Override
+        public void fail(String reason) {
+            done.completeExceptionally(new IllegalStateException(reason));
+        }
+    }
+}
