@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
 final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRouter.class);
+    private static final int MAX_EARLY_CREDIT = 65_536;
 
     private final TorusShape shape;
     private final int self;
@@ -48,6 +49,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final Map<StreamId, OutboundStream> outbound = new HashMap<>();
     private final Map<StreamId, InboundStream> inbound = new HashMap<>();
     private final Map<Integer, ScheduledFuture<?>> failureTimers = new HashMap<>();
+    /** Credit that arrived before its sender opened the stream (receivers may open first), applied on register. */
+    private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
     private RoutingTable routing;
     private long droppedFrames;
 
@@ -84,6 +87,10 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             return;
         }
         s.completion().whenComplete((v, e) -> loop.execute(() -> outbound.remove(s.id(), s)));
+        long[] early = earlyCredit.remove(s.id());
+        if (early != null) {
+            s.onCredit(early[0], early[1]);
+        }
         ready(s);
     }
 
@@ -164,10 +171,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void credit(int sender, StreamId id, long acked, long limit) {
         if (sender == self) {
-            OutboundStream s = outbound.get(id);
-            if (s != null) {
-                s.onCredit(acked, limit);
-            }
+            applyCredit(id, acked, limit);
             return;
         }
         Link l = nextLink(sender);
@@ -233,12 +237,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                         in.onEnd(RoutedFrames.seq(f), payload);
                     }
                 }
-                case CREDIT -> {
-                    OutboundStream s = outbound.get(id);
-                    if (s != null) {
-                        s.onCredit(RoutedFrames.acked(f), RoutedFrames.limit(f));
-                    }
-                }
+                case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f));
                 case URGENT -> {
                     OutboundStream s = outbound.get(id);
                     if (s != null) {
@@ -249,6 +248,16 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             }
         } finally {
             f.release();
+        }
+    }
+
+    private void applyCredit(StreamId id, long acked, long limit) {
+        OutboundStream s = outbound.get(id);
+        if (s != null) {
+            s.onCredit(acked, limit);
+        } else if (earlyCredit.size() < MAX_EARLY_CREDIT) {
+            earlyCredit.merge(id, new long[] {acked, limit},
+                    (a, b) -> new long[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])});
         }
     }
 
