@@ -5,7 +5,9 @@ package org.camdoop.torus.transport.stream;
  * stream holds or has promised as credit is reserved here first, so buffer memory never exceeds
  * {@code totalBuffers * segmentBytes} whatever the number of jobs and streams. Each open stream keeps at least
  * {@code minPerStream} buffers (so it can always make progress) and may grow to the fair share
- * {@code total / openStreams}; streams above a shrunken share give buffers back as they are consumed.
+ * {@code (total - headroom) / openStreams}; streams above a shrunken share give buffers back as they are consumed.
+ * Growth never eats the headroom (a quarter of the pool): it is what new streams take their minimum from while the
+ * older streams shrink to the new share, so a stream can open at once even when the others are saturated.
  *
  * <p>Thread-safe: every field is guarded by {@code this}; critical sections are a few arithmetic operations.
  */
@@ -14,6 +16,7 @@ public final class BufferBudget {
     private final int totalBuffers;
     private final int segmentBytes;
     private final int minPerStream;
+    private final int growthCap;
 
     /** Guarded by this. */
     private int reserved;
@@ -34,6 +37,7 @@ public final class BufferBudget {
         this.totalBuffers = (int) Math.min(Integer.MAX_VALUE, n);
         this.segmentBytes = segmentBytes;
         this.minPerStream = minPerStream;
+        this.growthCap = totalBuffers - Math.max(minPerStream, totalBuffers / 4);
     }
 
     /**
@@ -59,13 +63,16 @@ public final class BufferBudget {
 
     /** The share each stream may grow to now. */
     public synchronized int fairShare() {
-        return Math.max(minPerStream, totalBuffers / Math.max(1, streams));
+        return Math.max(minPerStream, growthCap / Math.max(1, streams));
     }
 
-    /** Gives back {@code release} buffers, then reserves up to {@code want} more; returns how many were reserved. */
+    /**
+     * Gives back {@code release} buffers, then reserves up to {@code want} more (never into the headroom); returns how
+     * many were reserved.
+     */
     public synchronized int exchange(int release, int want) {
         reserved -= release;
-        int g = Math.max(0, Math.min(want, totalBuffers - reserved));
+        int g = Math.max(0, Math.min(want, growthCap - reserved));
         reserve(g);
         return g;
     }

@@ -58,14 +58,12 @@ public final class CreditAnnouncer {
     }
 
     /**
-     * Whether an announcement is worth a frame: enough new credit to batch ({@code batch}), or the sender has used all
-     * it was given (it is stalled), or the acknowledged position moved with no credit to send (end of stream).
+     * Whether there is news for the sender: more credit, or frames received since the last announcement. Acks matter
+     * as much as credit: a sender whose own buffers are all awaiting acknowledgement is stalled even with credit left.
+     * Callers announce at most once per batch of releases, which keeps this to a small fraction of the data frames.
      */
-    public boolean shouldAnnounce(int batch) {
-        if (limit > announcedLimit) {
-            return limit - announcedLimit >= batch || received >= announcedLimit;
-        }
-        return received > announcedAcked && received > limit;
+    public boolean shouldAnnounce() {
+        return limit > announcedLimit || received > announcedAcked;
     }
 
     /** Records that {@code (acked(), limit())} was sent. */

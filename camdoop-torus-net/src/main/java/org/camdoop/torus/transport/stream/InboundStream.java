@@ -196,8 +196,7 @@ public final class InboundStream {
     }
 
     private void announce(boolean force) {
-        int batch = Math.max(1, budget.fairShare() / 4);
-        if (force || announcer.shouldAnnounce(batch)) {
+        if (force || announcer.shouldAnnounce()) {
             announcer.announced();
             sink.credit(sender, id, announcer.acked(), announcer.limit());
         }

@@ -46,19 +46,18 @@ class FlowControlTest {
     }
 
     @Test
-    void announcementsAreBatchedUnlessTheSenderIsStalled() {
+    void announcementsCarryNewCreditOrNewAcknowledgements() {
         CreditAnnouncer a = new CreditAnnouncer();
         a.grant(8);
-        assertTrue(a.shouldAnnounce(4));
+        assertTrue(a.shouldAnnounce());
         a.announced();
+        assertFalse(a.shouldAnnounce(), "nothing new");
         a.onFrame(1, false);
+        assertTrue(a.shouldAnnounce(), "a received frame frees the sender's copy once acknowledged");
+        a.announced();
         a.consumed(1);
         a.grant(1);
-        assertFalse(a.shouldAnnounce(4), "one buffer of new credit waits for a batch");
-        for (int s = 2; s <= 8; s++) {
-            a.onFrame(s, false);
-        }
-        assertTrue(a.shouldAnnounce(4), "the sender has used all it was given");
+        assertTrue(a.shouldAnnounce(), "new credit");
     }
 
     @Test
@@ -66,14 +65,16 @@ class FlowControlTest {
         BufferBudget b = new BufferBudget(10 * 1024, 1024, 2);
         assertEquals(10, b.totalBuffers());
         b.register();
-        assertEquals(10, b.fairShare());
-        assertEquals(8, b.exchange(0, 100), "only what is left is reserved");
-        assertThrows(BudgetExhaustedException.class, b::register);
-        b.exchange(6, 0);
+        assertEquals(8, b.fairShare(), "growth leaves a quarter of the pool as headroom");
+        assertEquals(6, b.exchange(0, 100), "only up to the growth cap is reserved");
         b.register();
-        assertEquals(5, b.fairShare());
-        assertEquals(4, b.exchange(0, 100));
-        assertEquals(10, b.reservedBuffers());
+        assertEquals(10, b.reservedBuffers(), "a new stream takes its minimum from the headroom");
+        assertEquals(4, b.fairShare());
+        assertThrows(BudgetExhaustedException.class, b::register);
+        assertEquals(0, b.exchange(0, 5));
+        b.exchange(4, 0);
+        b.register();
+        assertEquals(8, b.reservedBuffers());
         assertEquals(10, b.peakReservedBuffers());
     }
 }

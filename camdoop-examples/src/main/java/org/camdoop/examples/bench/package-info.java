@@ -1,0 +1,2 @@
+/** Benchmarks that print ratios measured side by side in one run. */
+package org.camdoop.examples.bench;
