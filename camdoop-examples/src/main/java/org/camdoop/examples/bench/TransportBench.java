@@ -186,16 +186,6 @@ public final class TransportBench implements Callable<Integer> {
                     perJob[j] = j1[j] - j0[j];
                 }
             }
-            if (System.getenv("BENCH_DEBUG") != null) {
-                for (var e : byJob.entrySet()) {
-                    StringBuilder sb = new StringBuilder("job " + e.getKey() + ":");
-                    for (OutboundStream s : e.getValue()) {
-                        sb.append(' ').append(s.ackedSeq()).append('/').append(s.nextSeq()).append('/').append(s.creditLimit()).append('/').append(s.heldBuffers());
-                    }
-                    System.err.println(sb + " total=" + jobBytes.get(e.getKey()) + " budget="
-                            + sender.budget().reservedBuffers() + "/" + receiver.budget().reservedBuffers());
-                }
-            }
             writers.forEach(Thread::interrupt);
             for (Thread t : writers) {
                 t.join(2000);

@@ -178,11 +178,16 @@ public final class InboundStream {
             return;
         }
         announcer.consumed(n);
-        budget.exchange(n, 0);
         if (ended) {
+            budget.exchange(n, 0);
             maybeFinish();
             return;
         }
+        // The guaranteed minimum is re-granted straight away, never returned to the pool: when the pool is exhausted
+        // by streams above their share, a stream that gave back its last buffers could otherwise starve for good.
+        int keep = (int) Math.min(n, Math.max(0, budget.minPerStream() - announcer.reserved()));
+        budget.exchange(n - keep, 0);
+        announcer.grant(keep);
         topUp();
         announce(false);
     }

@@ -53,6 +53,8 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     public FrameDecoder(int maxFrameBytes) {
         super(maxFrameBytes + FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, true);
         this.maxFrameBytes = maxFrameBytes;
+        // Data frames are large and straddle reads: compose the read buffers instead of copying them into one.
+        setCumulator(COMPOSITE_CUMULATOR);
     }
 
     public int maxFrameBytes() {
