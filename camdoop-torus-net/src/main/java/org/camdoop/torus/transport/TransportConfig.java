@@ -58,8 +58,9 @@ public final class TransportConfig {
     public static final String WRITE_BUFFER_HIGH_BYTES = "camdoop.transport.write.buffer.high.bytes";
     public static final int DEFAULT_WRITE_BUFFER_HIGH_BYTES = 1024 * 1024;
 
-    public static final String DEFAULT_JOB_WEIGHT = "camdoop.transport.job.weight.default";
-    public static final int DEFAULT_DEFAULT_JOB_WEIGHT = 1;
+    /** Weight of a job that the service gave none. */
+    public static final String JOB_WEIGHT = "camdoop.transport.job.weight.default";
+    public static final int DEFAULT_JOB_WEIGHT = 1;
 
     private final Map<String, String> values;
 
@@ -158,7 +159,7 @@ public final class TransportConfig {
     }
 
     public int defaultJobWeight() {
-        return (int) longValue(DEFAULT_JOB_WEIGHT, DEFAULT_DEFAULT_JOB_WEIGHT);
+        return (int) longValue(JOB_WEIGHT, DEFAULT_JOB_WEIGHT);
     }
 
     private long longValue(String key, long dflt) {
@@ -182,7 +183,7 @@ public final class TransportConfig {
             throw new IllegalArgumentException(HEARTBEAT_TIMEOUT_MS + " must exceed " + HEARTBEAT_INTERVAL_MS);
         }
         if (defaultJobWeight() < 1) {
-            throw new IllegalArgumentException(DEFAULT_JOB_WEIGHT + " must be at least 1");
+            throw new IllegalArgumentException(JOB_WEIGHT + " must be at least 1");
         }
     }
 }
