@@ -5,6 +5,6 @@ import picocli.CommandLine.Command;
 /** {@code camdoop bench ...}: the parent of the benchmarks. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks: each prints figures measured side by side in one run, and their ratios.",
-        subcommands = {})
+        subcommands = {TransportBench.class})
 public final class BenchCommand {
 }

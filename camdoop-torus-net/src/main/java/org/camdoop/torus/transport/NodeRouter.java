@@ -1,0 +1,343 @@
+package org.camdoop.torus.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.camdoop.torus.routing.RoutingTable;
+import org.camdoop.torus.routing.UnreachableException;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.link.Link;
+import org.camdoop.torus.transport.link.LinkEvents;
+import org.camdoop.torus.transport.stream.CreditSink;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.stream.OutboundStream;
+import org.camdoop.torus.transport.wire.FrameWriter;
+import org.camdoop.torus.transport.wire.MessageType;
+import org.camdoop.torus.transport.wire.RoutedFrames;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's switchboard: delivers routed frames addressed here to their streams, forwards the others one hop along
+ * the routing table, sends each stream's frames on the link of its next hop (or straight across on the local fast
+ * path), and turns link transitions into resumes and events. Every field is owned by the node's event loop, except
+ * {@code listeners} (copy-on-write, any thread).
+ */
+final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeRouter.class);
+    private static final int MAX_EARLY_CREDIT = 65_536;
+
+    private final TorusShape shape;
+    private final int self;
+    private final EventLoop loop;
+    private final long failureTimeoutNanos;
+    final List<TransportListener> listeners = new CopyOnWriteArrayList<>();
+
+    private final Link[] links = new Link[Port.values().length];
+    private final Map<StreamId, OutboundStream> outbound = new HashMap<>();
+    private final Map<StreamId, InboundStream> inbound = new HashMap<>();
+    private final Map<Integer, ScheduledFuture<?>> failureTimers = new HashMap<>();
+    /** Credit that arrived before its sender opened the stream (receivers may open first), applied on register. */
+    private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
+    private RoutingTable routing;
+    private long droppedFrames;
+
+    NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view) {
+        this.shape = shape;
+        this.self = self;
+        this.loop = loop;
+        this.failureTimeoutNanos = failureTimeoutNanos;
+        this.routing = new RoutingTable(view);
+    }
+
+    void addLink(Link link) {
+        links[link.port().ordinal()] = link;
+    }
+
+    Link link(Port p) {
+        return links[p.ordinal()];
+    }
+
+    Link linkTo(int peer) {
+        Port p = shape.portTo(self, peer);
+        return p == null ? null : links[p.ordinal()];
+    }
+
+    long droppedFrames() {
+        return droppedFrames;
+    }
+
+    // ---- streams (event loop) ----
+
+    void register(OutboundStream s) {
+        if (outbound.putIfAbsent(s.id(), s) != null) {
+            s.close(new IllegalStateException("an outbound stream " + s.id() + " is already open"));
+            return;
+        }
+        s.completion().whenComplete((v, e) -> loop.execute(() -> outbound.remove(s.id(), s)));
+        long[] early = earlyCredit.remove(s.id());
+        if (early != null) {
+            s.onCredit(early[0], early[1]);
+        }
+        ready(s);
+    }
+
+    void register(InboundStream s) {
+        if (inbound.putIfAbsent(s.id(), s) != null) {
+            LOG.warn("an inbound stream {} is already open; the new registration is refused", s.id());
+            s.close();
+            return;
+        }
+        s.open();
+    }
+
+    /** The stream may have something to send: put it on its link, or deliver it locally. */
+    void ready(OutboundStream s) {
+        if (s.isClosed()) {
+            return;
+        }
+        if (s.destination() == self) {
+            InboundStream in = inbound.get(s.id());
+            if (in != null) {
+                while (s.deliverNext((seq, end, payload) -> {
+                    if (end) {
+                        in.onEnd(seq, payload);
+                    } else {
+                        in.onData(seq, payload);
+                    }
+                })) {
+                    // keep delivering while credit lasts
+                }
+            }
+            return;
+        }
+        Link l = nextLink(s.destination());
+        if (l != null && l.isUp()) {
+            l.schedule(s);
+        }
+    }
+
+    void setUrgent(OutboundStream s, boolean urgent) {
+        Link l = s.destination() == self ? null : nextLink(s.destination());
+        if (l != null) {
+            l.scheduler().remove(s);
+        }
+        s.setUrgent(urgent);
+        ready(s);
+    }
+
+    void setFailureView(FailureView view) {
+        routing = new RoutingTable(view);
+        // Frames in flight on the old routes may be lost: every stream resumes from its last acknowledgement and
+        // every receiver repeats its credit; duplicates are dropped by sequence number.
+        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+            Link l = s.destination() == self ? null : nextLink(s.destination());
+            for (Link any : links) {
+                if (any != null) {
+                    any.scheduler().remove(s);
+                }
+            }
+            if (l != null || s.destination() == self) {
+                s.resume();
+            }
+        }
+        inbound.values().forEach(InboundStream::reannounce);
+    }
+
+    private Link nextLink(int dst) {
+        try {
+            Port p = routing.nextHop(self, dst);
+            return p == null ? null : links[p.ordinal()];
+        } catch (UnreachableException e) {
+            LOG.debug("no route from {} to {}: {}", shape.coord(self), shape.coord(dst), e.getMessage());
+            return null;
+        }
+    }
+
+    // ---- CreditSink ----
+
+    @Override
+    public void credit(int sender, StreamId id, long acked, long limit) {
+        if (sender == self) {
+            applyCredit(id, acked, limit);
+            return;
+        }
+        Link l = nextLink(sender);
+        if (l != null) {
+            l.sendControl(FrameWriter.credit(ByteBufAllocator.DEFAULT, self, sender, id, acked, limit));
+        }
+    }
+
+    @Override
+    public void urgent(int sender, StreamId id, boolean urgent) {
+        if (sender == self) {
+            OutboundStream s = outbound.get(id);
+            if (s != null) {
+                setUrgent(s, urgent);
+            }
+            return;
+        }
+        Link l = nextLink(sender);
+        if (l != null) {
+            l.sendControl(FrameWriter.urgent(ByteBufAllocator.DEFAULT, self, sender, id, urgent));
+        }
+    }
+
+    @Override
+    public void closed(InboundStream stream) {
+        inbound.remove(stream.id(), stream);
+    }
+
+    // ---- LinkEvents ----
+
+    @Override
+    public void established(Channel ch, int peer) {
+        Link l = linkTo(peer);
+        if (l == null) {
+            ch.close();
+            return;
+        }
+        l.established(ch);
+    }
+
+    @Override
+    public void routedFrame(int from, ByteBuf f) {
+        int dst = RoutedFrames.dst(f);
+        if (dst != self) {
+            forward(f, dst);
+            return;
+        }
+        MessageType type = RoutedFrames.type(f);
+        StreamId id = RoutedFrames.stream(f);
+        try {
+            switch (type) {
+                case DATA, END -> {
+                    InboundStream in = inbound.get(id);
+                    if (in == null) {
+                        droppedFrames++;
+                        LOG.debug("{} frame for unknown {} from server {} dropped", type, id, RoutedFrames.src(f));
+                        return;
+                    }
+                    ByteBuf payload = RoutedFrames.retainedPayload(f);
+                    if (type == MessageType.DATA) {
+                        in.onData(RoutedFrames.seq(f), payload);
+                    } else {
+                        in.onEnd(RoutedFrames.seq(f), payload);
+                    }
+                }
+                case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f));
+                case URGENT -> {
+                    OutboundStream s = outbound.get(id);
+                    if (s != null) {
+                        setUrgent(s, RoutedFrames.urgent(f));
+                    }
+                }
+                default -> throw new IllegalStateException("not a routed type: " + type);
+            }
+        } finally {
+            f.release();
+        }
+    }
+
+    private void applyCredit(StreamId id, long acked, long limit) {
+        OutboundStream s = outbound.get(id);
+        if (s != null) {
+            s.onCredit(acked, limit);
+        } else if (earlyCredit.size() < MAX_EARLY_CREDIT) {
+            earlyCredit.merge(id, new long[] {acked, limit},
+                    (a, b) -> new long[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])});
+        }
+    }
+
+    private void forward(ByteBuf f, int dst) {
+        if (RoutedFrames.hops(f) == 0) {
+            droppedFrames++;
+            LOG.warn("frame for server {} ran out of hops at {}; dropped", dst, shape.coord(self));
+            f.release();
+            return;
+        }
+        Link l = dst >= 0 && dst < shape.size() ? nextLink(dst) : null;
+        if (l == null) {
+            droppedFrames++;
+            f.release();
+            return;
+        }
+        RoutedFrames.decrementHops(f);
+        l.forward(f, RoutedFrames.stream(f).job());
+    }
+
+    @Override
+    public void writable(Channel ch, int peer) {
+        Link l = linkTo(peer);
+        if (l != null) {
+            l.requestFlush();
+        }
+    }
+
+    @Override
+    public void closed(Channel ch, int peer) {
+        Link l = linkTo(peer);
+        if (l != null) {
+            l.closed(ch, "connection closed");
+        }
+    }
+
+    // ---- Link.Listener ----
+
+    @Override
+    public void linkUp(Link link) {
+        ScheduledFuture<?> t = failureTimers.remove(link.peer());
+        if (t != null) {
+            t.cancel(false);
+        }
+        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+            if (s.destination() != self && nextLink(s.destination()) == link) {
+                s.resume();
+            }
+        }
+        inbound.values().forEach(InboundStream::reannounce);
+        listeners.forEach(l -> l.linkUp(link.port(), shape.coord(link.peer())));
+    }
+
+    @Override
+    public void linkDown(Link link, String reason) {
+        int peer = link.peer();
+        listeners.forEach(l -> l.linkDown(link.port(), shape.coord(peer), reason));
+        listeners.forEach(l -> l.serverSuspected(shape.coord(peer)));
+        if (!failureTimers.containsKey(peer)) {
+            failureTimers.put(peer, loop.schedule(() -> {
+                failureTimers.remove(peer);
+                if (!link.isUp()) {
+                    listeners.forEach(l -> l.serverFailed(shape.coord(peer)));
+                }
+            }, failureTimeoutNanos, TimeUnit.NANOSECONDS));
+        }
+    }
+
+    void closeAll() {
+        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+            s.close(new IllegalStateException("the node is shutting down"));
+        }
+        for (InboundStream s : new ArrayList<>(inbound.values())) {
+            s.close();
+        }
+        failureTimers.values().forEach(t -> t.cancel(false));
+        for (Link l : links) {
+            if (l != null) {
+                l.stop();
+            }
+        }
+    }
+}

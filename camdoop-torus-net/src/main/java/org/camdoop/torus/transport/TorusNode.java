@@ -1,0 +1,275 @@
+package org.camdoop.torus.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.link.HandshakeProof;
+import org.camdoop.torus.transport.link.Link;
+import org.camdoop.torus.transport.link.LinkPipeline;
+import org.camdoop.torus.transport.link.ReconnectBackoff;
+import org.camdoop.torus.transport.link.TokenBucket;
+import org.camdoop.torus.transport.link.Transports;
+import org.camdoop.torus.transport.stream.BufferBudget;
+import org.camdoop.torus.transport.stream.InboundHandler;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.stream.LinkScheduler;
+import org.camdoop.torus.transport.stream.OutboundStream;
+import org.camdoop.torus.transport.wire.StreamId;
+
+/**
+ * One daemon's transport: listens on its topology address, keeps a link to each live torus neighbour, and carries
+ * streams between vertices on any servers (multi-hop when needed). All network and stream state lives on one event
+ * loop of the node; the methods below may be called from any thread.
+ */
+public final class TorusNode implements AutoCloseable {
+
+    private final TransportConfig config;
+    private final Topology topology;
+    private final TorusShape shape;
+    private final Coord coord;
+    private final int self;
+    private final EventLoopGroup ownGroup;
+    private final EventLoop loop;
+    private final BufferBudget budget;
+    private final NodeRouter router;
+    private final Map<Long, Integer> jobWeights = new ConcurrentHashMap<>();
+    private final Channel server;
+
+    private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
+            EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view) throws InterruptedException {
+        this.config = config;
+        this.topology = topology;
+        this.shape = topology.shape();
+        this.coord = coord;
+        this.self = shape.index(coord);
+        this.ownGroup = ownGroup;
+        this.loop = group.next();
+        this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream());
+        this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), view);
+        Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
+        HandshakeProof proof = new HandshakeProof(config.clusterSecret());
+        WriteBufferWaterMark marks = new WriteBufferWaterMark(config.writeBufferHighBytes() / 2,
+                config.writeBufferHighBytes());
+
+        SocketAddress addr = topology.address(self);
+        if (addr == null) {
+            throw new IllegalArgumentException("the topology has no address for " + coord);
+        }
+        ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
+                .childHandler(new LinkPipeline(config, shape, coord, null, proof, nanoClock, router));
+        if (kind != Transports.LOCAL) {
+            sb.childOption(ChannelOption.TCP_NODELAY, true);
+        }
+        this.server = sb.bind(bindable(addr)).sync().channel();
+
+        for (Port p : shape.links()) {
+            int peer = shape.neighbour(self, p);
+            Bootstrap dial = null;
+            if (self < peer) {
+                dial = new Bootstrap().group(loop).channel(kind.channelClass())
+                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
+                        .handler(new LinkPipeline(config, shape, coord, shape.coord(peer), proof, nanoClock, router));
+                if (kind != Transports.LOCAL) {
+                    dial.option(ChannelOption.TCP_NODELAY, true);
+                }
+            }
+            TokenBucket bucket = config.shapingBytesPerSecond() > 0
+                    ? new TokenBucket(nanoClock, config.shapingBytesPerSecond(), config.shapingBurstBytes()) : null;
+            router.addLink(new Link(p, self, peer, dial, topology.address(peer), loop,
+                    new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
+                    new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router));
+        }
+        loop.execute(() -> {
+            for (Port p : shape.links()) {
+                router.link(p).start();
+            }
+        });
+    }
+
+    /**
+     * Starts the transport of server {@code coord} on its own single-thread event loop (epoll, NIO or in-JVM as the
+     * topology and configuration say).
+     */
+    public static TorusNode start(TransportConfig config, Topology topology, Coord coord) throws InterruptedException {
+        Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
+        EventLoopGroup g = new MultiThreadIoEventLoopGroup(1, kind.ioHandlerFactory());
+        try {
+            return new TorusNode(config, topology, coord, g, g, System::nanoTime,
+                    FailureView.none(topology.shape()));
+        } catch (RuntimeException | InterruptedException e) {
+            g.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the transport of server {@code coord} on one loop of a shared group (many in-JVM nodes in one test), with
+     * an initial failure view. The group must match the topology's transport ({@link #groupFor}).
+     */
+    public static TorusNode start(TransportConfig config, Topology topology, Coord coord, EventLoopGroup shared,
+            FailureView view) throws InterruptedException {
+        return new TorusNode(config, topology, coord, shared, null, System::nanoTime, view);
+    }
+
+    /** An event loop group suited to {@code topology} (in-JVM or sockets), for {@link #start(TransportConfig,
+     * Topology, Coord, EventLoopGroup, FailureView)}. */
+    public static EventLoopGroup groupFor(Topology topology, TransportConfig config, int threads) {
+        Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
+        return new MultiThreadIoEventLoopGroup(threads, kind.ioHandlerFactory());
+    }
+
+    private static SocketAddress bindable(SocketAddress a) {
+        if (a instanceof InetSocketAddress i && i.isUnresolved()) {
+            return new InetSocketAddress(i.getHostString(), i.getPort());
+        }
+        return a;
+    }
+
+    public Coord coord() {
+        return coord;
+    }
+
+    public int index() {
+        return self;
+    }
+
+    public TorusShape shape() {
+        return shape;
+    }
+
+    public TransportConfig config() {
+        return config;
+    }
+
+    /** The address the node listens on (the real port when the topology said port 0). */
+    public SocketAddress boundAddress() {
+        return server.localAddress();
+    }
+
+    /** The node's buffer budget (shared by all its streams). */
+    public BufferBudget budget() {
+        return budget;
+    }
+
+    /**
+     * Opens the sending end of a stream to server {@code destination} (may be this server: the local fast path).
+     * Frames flow once the receiver has opened its end and granted credit.
+     *
+     * @throws org.camdoop.torus.transport.stream.BudgetExhaustedException if the buffer budget cannot hold one more
+     *         stream
+     */
+    public OutboundStream openOutbound(StreamId id, Coord destination) {
+        int dst = shape.index(destination);
+        OutboundStream s = new OutboundStream(id, dst, config.segmentBytes(), budget, loop, router::ready);
+        loop.execute(() -> router.register(s));
+        return s;
+    }
+
+    /**
+     * Opens the receiving end of a stream sent by server {@code sender}; {@code handler} gets its frames in order on
+     * the node's event loop.
+     */
+    public InboundStream openInbound(StreamId id, Coord sender, InboundHandler handler) {
+        InboundStream s = new InboundStream(id, shape.index(sender), handler, budget, loop, router);
+        loop.execute(() -> router.register(s));
+        return s;
+    }
+
+    /** Sets a job's share of every link it uses (default {@link TransportConfig#DEFAULT_JOB_WEIGHT}); at least 1. */
+    public void setJobWeight(long job, int weight) {
+        if (weight < 1) {
+            throw new IllegalArgumentException("job weight must be at least 1, got " + weight);
+        }
+        jobWeights.put(job, weight);
+    }
+
+    /** Forgets a finished job's weight. */
+    public void clearJob(long job) {
+        jobWeights.remove(job);
+    }
+
+    private int jobWeight(long job) {
+        return jobWeights.getOrDefault(job, config.defaultJobWeight());
+    }
+
+    public void addListener(TransportListener l) {
+        router.listeners.add(l);
+    }
+
+    /** Installs a new failure view: routes are recomputed and streams resume on their new paths. */
+    public void setFailureView(FailureView view) {
+        loop.execute(() -> router.setFailureView(view));
+    }
+
+    /** Whether the link through {@code port} is up (answered on the event loop). */
+    public boolean isLinkUp(Port port) {
+        return onLoop(() -> router.link(port) != null && router.link(port).isUp());
+    }
+
+    /** Closes the connection of one link, as a cable cut would; it reconnects as usual. */
+    public void cutLink(Port port) {
+        loop.execute(() -> {
+            Link l = router.link(port);
+            if (l != null) {
+                l.cut();
+            }
+        });
+    }
+
+    /** Routed frames dropped here: unknown stream, no route, hop budget spent. */
+    public long droppedFrames() {
+        return onLoop(router::droppedFrames);
+    }
+
+    private <T> T onLoop(java.util.concurrent.Callable<T> c) {
+        if (loop.inEventLoop()) {
+            try {
+                return c.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        try {
+            return loop.submit(c).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + coord + " did not answer: " + e, e);
+        }
+    }
+
+    /** Closes every stream and link and stops listening; waits for it. */
+    @Override
+    public void close() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!loop.isShuttingDown()) {
+            loop.execute(() -> {
+                router.closeAll();
+                server.close().addListener(f -> done.complete(null));
+            });
+            try {
+                done.get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // closing anyway
+            }
+        }
+        if (ownGroup != null) {
+            ownGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package org.camdoop.torus.transport.link;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.transport.wire.FrameLayout;
+
+/**
+ * Proof of the shared cluster secret without sending it: HMAC-SHA256 keyed by the secret over a role label, the
+ * prover's coordinate and both nonces (the verifier's first). The role label stops a reflected proof being accepted;
+ * the verifier's fresh nonce stops a replayed one.
+ */
+public final class HandshakeProof {
+
+    /** Which side of the connection proves. */
+    public enum Role { DIALER, ACCEPTOR }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final SecretKeySpec key;
+
+    public HandshakeProof(String secret) {
+        if (secret == null || secret.isEmpty()) {
+            throw new IllegalArgumentException("the cluster secret must not be empty");
+        }
+        this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+    }
+
+    public static byte[] newNonce() {
+        byte[] n = new byte[FrameLayout.NONCE_BYTES];
+        RANDOM.nextBytes(n);
+        return n;
+    }
+
+    public byte[] prove(Role role, Coord prover, byte[] verifierNonce, byte[] proverNonce) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            mac.update(("camdoop-link-v" + FrameLayout.PROTOCOL_VERSION + ":" + role).getBytes(StandardCharsets.UTF_8));
+            mac.update(ByteBuffer.allocate(12).putInt(prover.x()).putInt(prover.y()).putInt(prover.z()).array());
+            mac.update(verifierNonce);
+            mac.update(proverNonce);
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    /** Constant-time check of a peer's proof. */
+    public boolean verify(byte[] proof, Role role, Coord prover, byte[] verifierNonce, byte[] proverNonce) {
+        return MessageDigest.isEqual(proof, prove(role, prover, verifierNonce, proverNonce));
+    }
+}

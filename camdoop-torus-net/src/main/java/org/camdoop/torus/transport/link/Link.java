@@ -1,0 +1,271 @@
+package org.camdoop.torus.transport.link;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import java.net.SocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.transport.stream.LinkScheduler;
+import org.camdoop.torus.transport.stream.ScheduledSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The link to one torus neighbour: its connection state machine, its scheduler and its send loop. The server with the
+ * lower index dials (and redials with backoff); the other accepts. Only the owning node's event loop touches it.
+ */
+public final class Link {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Link.class);
+
+    /** Connection states; transitions happen in {@link #transition}. */
+    public enum State { WAITING, CONNECTING, UP, BACKOFF, STOPPED }
+
+    /** Told about up/down transitions. */
+    public interface Listener {
+        void linkUp(Link link);
+
+        void linkDown(Link link, String reason);
+    }
+
+    private final Port port;
+    private final int peer;
+    private final int self;
+    private final Bootstrap dialer;
+    private final SocketAddress peerAddress;
+    private final EventLoop loop;
+    private final LinkScheduler scheduler;
+    private final TokenBucket outBucket;
+    private final ReconnectBackoff backoff;
+    private final Listener listener;
+    private final Map<Long, TransitQueue> transit = new HashMap<>();
+
+    private State state = State.WAITING;
+    private Channel channel;
+    private boolean flushScheduled;
+    private boolean shapingTimerArmed;
+    private long bytesSent;
+
+    /** @param dialer a bootstrap ready to connect to the peer, or {@code null} if the peer dials us */
+    public Link(Port port, int self, int peer, Bootstrap dialer, SocketAddress peerAddress, EventLoop loop,
+            LinkScheduler scheduler, TokenBucket outBucket, ReconnectBackoff backoff, Listener listener) {
+        this.port = port;
+        this.self = self;
+        this.peer = peer;
+        this.dialer = dialer;
+        this.peerAddress = peerAddress;
+        this.loop = loop;
+        this.scheduler = scheduler;
+        this.outBucket = outBucket;
+        this.backoff = backoff;
+        this.listener = listener;
+    }
+
+    public Port port() {
+        return port;
+    }
+
+    public int peer() {
+        return peer;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public boolean isUp() {
+        return state == State.UP;
+    }
+
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    public LinkScheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Starts dialing if this side dials. */
+    public void start() {
+        if (dialer != null && peerAddress != null) {
+            transition(State.CONNECTING, null);
+        }
+    }
+
+    public void stop() {
+        transition(State.STOPPED, "stopped");
+    }
+
+    /** The handshake succeeded on {@code ch}; a newer connection replaces an older one. */
+    public void established(Channel ch) {
+        if (state == State.STOPPED) {
+            ch.close();
+            return;
+        }
+        if (channel != null && channel != ch) {
+            Channel old = channel;
+            channel = null;
+            old.close();
+        }
+        channel = ch;
+        backoff.reset();
+        transition(State.UP, null);
+    }
+
+    /** {@code ch} closed; a no-op if it is not the current channel. */
+    public void closed(Channel ch, String reason) {
+        if (ch != channel) {
+            return;
+        }
+        channel = null;
+        for (TransitQueue q : transit.values()) {
+            scheduler.remove(q);
+            q.clear();
+        }
+        if (state == State.STOPPED) {
+            return;
+        }
+        transition(dialer != null ? State.BACKOFF : State.WAITING, reason);
+    }
+
+    /** Cuts the current connection (tests and operators); the usual down/reconnect path follows. */
+    public void cut() {
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    private void transition(State next, String reason) {
+        State prev = state;
+        state = next;
+        switch (next) {
+            case CONNECTING -> connect();
+            case UP -> {
+                listener.linkUp(this);
+                requestFlush();
+            }
+            case BACKOFF -> {
+                if (prev == State.UP) {
+                    listener.linkDown(this, reason);
+                }
+                long delay = backoff.nextDelayNanos();
+                loop.schedule(() -> {
+                    if (state == State.BACKOFF) {
+                        transition(State.CONNECTING, null);
+                    }
+                }, delay, TimeUnit.NANOSECONDS);
+            }
+            case WAITING -> {
+                if (prev == State.UP) {
+                    listener.linkDown(this, reason);
+                }
+            }
+            case STOPPED -> {
+                if (prev == State.UP) {
+                    listener.linkDown(this, reason);
+                }
+                if (channel != null) {
+                    channel.close();
+                }
+            }
+        }
+    }
+
+    private void connect() {
+        ChannelFuture f = dialer.connect(peerAddress);
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                LOG.debug("connect {} -> {} failed: {}", port.label(), peerAddress, String.valueOf(done.cause()));
+                if (state == State.CONNECTING) {
+                    transition(State.BACKOFF, null);
+                }
+                return;
+            }
+            // A connection that dies before its handshake completes must still lead to a retry.
+            f.channel().closeFuture().addListener(c -> {
+                if (state == State.CONNECTING && channel == null) {
+                    transition(State.BACKOFF, null);
+                }
+            });
+        });
+    }
+
+    // ---- sending ----
+
+    /** Queues a source that has a frame to send. */
+    public void schedule(ScheduledSource s) {
+        scheduler.enqueue(s);
+        requestFlush();
+    }
+
+    /** Forwards a decoded routed frame of {@code job} (ownership passes); dropped if the link is down. */
+    public void forward(ByteBuf frame, long job) {
+        if (state != State.UP) {
+            frame.release();
+            return;
+        }
+        TransitQueue q = transit.computeIfAbsent(job, TransitQueue::new);
+        q.add(frame);
+        schedule(q);
+    }
+
+    /** Sends a control frame (CREDIT, URGENT: no credit needed, tiny) ahead of data; dropped if the link is down. */
+    public void sendControl(ByteBuf frame) {
+        if (channel == null || state != State.UP) {
+            frame.release();
+            return;
+        }
+        channel.write(frame, channel.voidPromise());
+        requestFlush();
+    }
+
+    /** Asks for one run of the send loop; repeated requests before it runs coalesce. */
+    public void requestFlush() {
+        if (!flushScheduled) {
+            flushScheduled = true;
+            loop.execute(this::sendLoop);
+        }
+    }
+
+    private void sendLoop() {
+        flushScheduled = false;
+        Channel ch = channel;
+        if (ch == null || state != State.UP) {
+            return;
+        }
+        while (ch.isWritable()) {
+            if (outBucket != null && !outBucket.mayProceed()) {
+                armShapingTimer();
+                break;
+            }
+            ScheduledSource s = scheduler.next();
+            if (s == null) {
+                break;
+            }
+            int n = s.writeNext(ch, self);
+            bytesSent += n;
+            if (outBucket != null) {
+                outBucket.consume(n);
+            }
+            if (s.nextFrameBytes() > 0) {
+                scheduler.enqueue(s);
+            }
+        }
+        ch.flush();
+    }
+
+    private void armShapingTimer() {
+        if (!shapingTimerArmed) {
+            shapingTimerArmed = true;
+            loop.schedule(() -> {
+                shapingTimerArmed = false;
+                requestFlush();
+            }, Math.max(1000, outBucket.nanosUntilReady()), TimeUnit.NANOSECONDS);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package org.camdoop.torus.transport.link;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+
+/** What a link's channel reports to the node that owns it. Every call is made on the channel's event loop. */
+public interface LinkEvents {
+
+    /** The handshake with neighbour {@code peer} succeeded on {@code ch}. */
+    void established(Channel ch, int peer);
+
+    /** A routed frame (DATA, END, CREDIT, URGENT) arrived from {@code peer}; ownership passes to the callee. */
+    void routedFrame(int peer, ByteBuf frame);
+
+    /** {@code ch}, established with {@code peer}, became writable again. */
+    void writable(Channel ch, int peer);
+
+    /** {@code ch}, established with {@code peer}, closed. */
+    void closed(Channel ch, int peer);
+}

@@ -1,0 +1,62 @@
+package org.camdoop.torus.transport.link;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import java.util.function.LongSupplier;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.transport.wire.FrameDecoder;
+import org.camdoop.torus.transport.wire.FrameLayout;
+
+/**
+ * Builds the one pipeline every link uses, over TCP and in-JVM alike:
+ * [inbound shaper] - frame decoder - handshake - heartbeat - link handler - protocol guard.
+ * Outbound frames are written pre-encoded, so no encoder is needed.
+ */
+public final class LinkPipeline extends ChannelInitializer<Channel> {
+
+    private final TransportConfig config;
+    private final TorusShape shape;
+    private final Coord self;
+    private final Coord expectedPeer;
+    private final HandshakeProof proof;
+    private final LongSupplier nanoClock;
+    private final LinkEvents events;
+    private final int version;
+
+    /** @param expectedPeer the neighbour a dialer means to reach, or {@code null} on the accepting side */
+    public LinkPipeline(TransportConfig config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
+            LongSupplier nanoClock, LinkEvents events) {
+        this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION);
+    }
+
+    /** As above with an explicit protocol version to announce (tests of version refusal). */
+    public LinkPipeline(TransportConfig config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
+            LongSupplier nanoClock, LinkEvents events, int version) {
+        this.config = config;
+        this.shape = shape;
+        this.self = self;
+        this.expectedPeer = expectedPeer;
+        this.proof = proof;
+        this.nanoClock = nanoClock;
+        this.events = events;
+        this.version = version;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        if (config.shapingBytesPerSecond() > 0) {
+            ch.pipeline().addLast("shaper", new InboundShaper(new TokenBucket(nanoClock, config.shapingBytesPerSecond(),
+                    config.shapingBurstBytes())));
+        }
+        HandshakeProof.Role role = expectedPeer == null ? HandshakeProof.Role.ACCEPTOR : HandshakeProof.Role.DIALER;
+        ch.pipeline().addLast("frames", new FrameDecoder(config.maxFrameBytes()));
+        ch.pipeline().addLast("handshake", new HandshakeHandler(role, shape, self, expectedPeer, proof,
+                config.handshakeTimeoutNanos(), version));
+        ch.pipeline().addLast("heartbeat", new HeartbeatHandler(nanoClock, config.heartbeatIntervalNanos(),
+                config.heartbeatTimeoutNanos()));
+        ch.pipeline().addLast("link", new LinkHandler(events));
+        ch.pipeline().addLast("guard", new ProtocolGuard());
+    }
+}

@@ -1,0 +1,112 @@
+package org.camdoop.torus.transport.stream;
+
+/**
+ * The fixed pool of packet buffers of one daemon, shared by all its open streams (inbound and outbound). Every buffer a
+ * stream holds or has promised as credit is reserved here first, so buffer memory never exceeds
+ * {@code totalBuffers * segmentBytes} whatever the number of jobs and streams. Each open stream keeps at least
+ * {@code minPerStream} buffers (so it can always make progress) and may grow to the fair share
+ * {@code (total - headroom) / openStreams}; streams above a shrunken share give buffers back as they are consumed.
+ * Growth never eats the headroom (a quarter of the pool): it is what new streams take their minimum from while the
+ * older streams shrink to the new share, so a stream can open at once even when the others are saturated.
+ *
+ * <p>Thread-safe: every field is guarded by {@code this}; critical sections are a few arithmetic operations.
+ */
+public final class BufferBudget {
+
+    private final int totalBuffers;
+    private final int segmentBytes;
+    private final int minPerStream;
+    private final int growthCap;
+
+    /** Guarded by this. */
+    private int reserved;
+    /** Guarded by this. */
+    private int streams;
+    /** Guarded by this: high-water mark of {@link #reserved}, for tests and metrics. */
+    private int peakReserved;
+
+    public BufferBudget(long budgetBytes, int segmentBytes, int minPerStream) {
+        if (segmentBytes <= 0 || minPerStream <= 0) {
+            throw new IllegalArgumentException("segment size and minimum per stream must be positive");
+        }
+        long n = budgetBytes / segmentBytes;
+        if (n < minPerStream) {
+            throw new IllegalArgumentException("a buffer budget of " + budgetBytes + " bytes holds fewer than "
+                    + minPerStream + " segments of " + segmentBytes + " bytes");
+        }
+        this.totalBuffers = (int) Math.min(Integer.MAX_VALUE, n);
+        this.segmentBytes = segmentBytes;
+        this.minPerStream = minPerStream;
+        this.growthCap = totalBuffers - Math.max(minPerStream, totalBuffers / 4);
+    }
+
+    /**
+     * Admits one more stream with its minimum reservation.
+     *
+     * @throws BudgetExhaustedException when the minimum cannot be reserved
+     */
+    public synchronized int register() {
+        if (reserved + minPerStream > totalBuffers) {
+            throw new BudgetExhaustedException("buffer budget exhausted: " + streams + " streams hold " + reserved
+                    + " of " + totalBuffers + " buffers; cannot reserve " + minPerStream + " more for a new stream");
+        }
+        streams++;
+        reserve(minPerStream);
+        return minPerStream;
+    }
+
+    /** A stream closed and gives back every buffer it had reserved. */
+    public synchronized void unregister(long heldReservation) {
+        streams--;
+        reserved -= (int) heldReservation;
+    }
+
+    /** The share each stream may grow to now. */
+    public synchronized int fairShare() {
+        return Math.max(minPerStream, growthCap / Math.max(1, streams));
+    }
+
+    /**
+     * Gives back {@code release} buffers, then reserves up to {@code want} more (never into the headroom); returns how
+     * many were reserved.
+     */
+    public synchronized int exchange(int release, int want) {
+        reserved -= release;
+        int g = Math.max(0, Math.min(want, growthCap - reserved));
+        reserve(g);
+        return g;
+    }
+
+    private void reserve(int n) {
+        reserved += n;
+        peakReserved = Math.max(peakReserved, reserved);
+    }
+
+    public synchronized int reservedBuffers() {
+        return reserved;
+    }
+
+    public synchronized int peakReservedBuffers() {
+        return peakReserved;
+    }
+
+    public synchronized int openStreams() {
+        return streams;
+    }
+
+    public int totalBuffers() {
+        return totalBuffers;
+    }
+
+    public int segmentBytes() {
+        return segmentBytes;
+    }
+
+    public int minPerStream() {
+        return minPerStream;
+    }
+
+    public long totalBytes() {
+        return (long) totalBuffers * segmentBytes;
+    }
+}

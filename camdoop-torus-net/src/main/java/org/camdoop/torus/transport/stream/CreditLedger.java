@@ -1,0 +1,68 @@
+package org.camdoop.torus.transport.stream;
+
+/**
+ * The sender's half of credit-based flow control (mirror of {@link CreditAnnouncer}). Credit is positional, as in
+ * Aeron: the receiver announces the highest sequence it will accept ({@code limit}) and the highest it has received in
+ * order ({@code acked}), so a lost, repeated or reordered announcement can never inflate credit. One credit = one DATA
+ * frame; END needs none.
+ *
+ * <p>Not thread-safe: owned by the {@link OutboundStream} lock.
+ */
+public final class CreditLedger {
+
+    private long acked;
+    private long limit;
+    private long nextSeq = 1;
+
+    /**
+     * Applies an announcement.
+     *
+     * @return how many more frames are now acknowledged (0 for a stale announcement)
+     */
+    public long onCredit(long ackedSeq, long limitSeq) {
+        if (limitSeq > limit) {
+            limit = limitSeq;
+        }
+        if (ackedSeq > acked) {
+            long n = ackedSeq - acked;
+            acked = ackedSeq;
+            if (nextSeq <= acked) {
+                nextSeq = acked + 1;
+            }
+            return n;
+        }
+        return 0;
+    }
+
+    /** Whether a frame with this sequence may go out now (END carries no data and needs no credit). */
+    public boolean maySend(long seq, boolean end) {
+        return end || seq <= limit;
+    }
+
+    /** Records that {@link #nextSeq()} went out. */
+    public void sent() {
+        nextSeq++;
+    }
+
+    /** Resumes from the last acknowledged position: everything after it is sent again (the receiver drops duplicates). */
+    public void rewind() {
+        nextSeq = acked + 1;
+    }
+
+    public long nextSeq() {
+        return nextSeq;
+    }
+
+    public long acked() {
+        return acked;
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    /** Credits left: DATA frames that may still go out beyond those already sent. */
+    public long available() {
+        return Math.max(0, limit - nextSeq + 1);
+    }
+}

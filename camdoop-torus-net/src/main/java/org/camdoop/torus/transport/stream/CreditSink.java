@@ -1,0 +1,16 @@
+package org.camdoop.torus.transport.stream;
+
+import org.camdoop.torus.transport.wire.StreamId;
+
+/** Where an inbound stream's announcements go: to the sender over the network, or straight to a local sender. */
+public interface CreditSink {
+
+    /** Event loop: send CREDIT(acked, limit) for {@code id} to server {@code sender}. */
+    void credit(int sender, StreamId id, long acked, long limit);
+
+    /** Event loop: send URGENT for {@code id} to server {@code sender}. */
+    void urgent(int sender, StreamId id, boolean urgent);
+
+    /** Event loop: the stream finished and released its buffers; forget it. */
+    void closed(InboundStream stream);
+}

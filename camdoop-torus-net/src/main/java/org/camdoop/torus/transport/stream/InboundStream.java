@@ -1,0 +1,215 @@
+package org.camdoop.torus.transport.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The receiving end of one stream. Delivers frames to its {@link InboundHandler} in order, drops duplicates (a resent
+ * tail after a link was restored) by sequence number, and grants credit backed by buffers reserved from the node's
+ * {@link BufferBudget} as the handler releases what it consumed.
+ *
+ * <p>Threading: everything belongs to the node's event loop except {@link #release(int)} and {@link #markUrgent},
+ * which any thread may call; they hand over through {@code released} (an atomic) and a task on the loop.
+ */
+public final class InboundStream {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InboundStream.class);
+
+    private final StreamId id;
+    private final int sender;
+    private final InboundHandler handler;
+    private final BufferBudget budget;
+    private final EventExecutor loop;
+    private final CreditSink sink;
+    private final AtomicInteger released = new AtomicInteger();
+
+    // event loop
+    private final CreditAnnouncer announcer = new CreditAnnouncer();
+    private boolean ended;
+    private boolean closed;
+    private long duplicates;
+    private long refused;
+
+    public InboundStream(StreamId id, int sender, InboundHandler handler, BufferBudget budget, EventExecutor loop,
+            CreditSink sink) {
+        this.id = id;
+        this.sender = sender;
+        this.handler = handler;
+        this.budget = budget;
+        this.loop = loop;
+        this.sink = sink;
+        announcer.grant(budget.register());
+    }
+
+    public StreamId id() {
+        return id;
+    }
+
+    /** The sending server's index. */
+    public int sender() {
+        return sender;
+    }
+
+    /** Any thread: the handler is done with {@code n} buffers; their credit may be granted again. */
+    public void release(int n) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("release count must be positive, got " + n);
+        }
+        if (released.getAndAdd(n) == 0) {
+            loop.execute(this::drainReleases);
+        }
+    }
+
+    /** Any thread: ask the sender's links to serve this stream before others (the merge waits on it), or stop asking. */
+    public void markUrgent(boolean urgent) {
+        loop.execute(() -> {
+            if (!closed) {
+                sink.urgent(sender, id, urgent);
+            }
+        });
+    }
+
+    // ---- event loop ----
+
+    /** Event loop: grants the initial credit (called once the stream is registered). */
+    public void open() {
+        topUp();
+        announce(true);
+    }
+
+    /** Event loop: a DATA frame arrived; takes ownership of {@code payload}. */
+    public void onData(long seq, ByteBuf payload) {
+        if (!admit(seq, false, payload)) {
+            return;
+        }
+        try {
+            handler.onData(this, seq, payload);
+        } catch (RuntimeException e) {
+            LOG.error("inbound handler of {} failed on sequence {}", id, seq, e);
+        }
+    }
+
+    /** Event loop: the END frame arrived; takes ownership of {@code payload}. */
+    public void onEnd(long seq, ByteBuf payload) {
+        if (!admit(seq, true, payload)) {
+            return;
+        }
+        ended = true;
+        announce(true);
+        try {
+            handler.onEnd(this, payload);
+        } catch (RuntimeException e) {
+            LOG.error("inbound handler of {} failed on end of stream", id, e);
+        }
+        maybeFinish();
+    }
+
+    /** Event loop: the path to the sender came back; repeat the last announcement in case it was lost. */
+    public void reannounce() {
+        if (!closed) {
+            announce(true);
+        }
+    }
+
+    /** Event loop: stop receiving and give the buffers back (frames still held by the handler stay its own). */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        budget.unregister(announcer.reserved());
+        sink.closed(this);
+    }
+
+    public long duplicatesDropped() {
+        return duplicates;
+    }
+
+    /** Frames refused because they arrived without credit (a misbehaving sender). */
+    public long refusedOverCredit() {
+        return refused;
+    }
+
+    /** Event loop: frames delivered to the handler and not yet released. */
+    public long heldBuffers() {
+        return announcer.held();
+    }
+
+    /** Event loop: buffers reserved (held plus granted credit not yet used). */
+    public long reservedBuffers() {
+        return announcer.reserved();
+    }
+
+    private boolean admit(long seq, boolean end, ByteBuf payload) {
+        if (closed) {
+            payload.release();
+            return false;
+        }
+        switch (announcer.onFrame(seq, end)) {
+            case ACCEPT:
+                return true;
+            case DUPLICATE:
+                duplicates++;
+                payload.release();
+                // The sender resent what we already had: tell it where we are so it skips ahead.
+                announce(true);
+                return false;
+            case GAP:
+                payload.release();
+                LOG.debug("{}: sequence {} skips ahead of {}; dropped until the sender resumes", id, seq,
+                        announcer.acked());
+                return false;
+            case OVER_CREDIT:
+            default:
+                refused++;
+                payload.release();
+                LOG.warn("{}: sequence {} arrived beyond the granted limit {}; dropped", id, seq, announcer.limit());
+                return false;
+        }
+    }
+
+    private void drainReleases() {
+        int n = released.getAndSet(0);
+        if (n == 0 || closed) {
+            return;
+        }
+        announcer.consumed(n);
+        if (ended) {
+            budget.exchange(n, 0);
+            maybeFinish();
+            return;
+        }
+        // The guaranteed minimum is re-granted straight away, never returned to the pool: when the pool is exhausted
+        // by streams above their share, a stream that gave back its last buffers could otherwise starve for good.
+        int keep = (int) Math.min(n, Math.max(0, budget.minPerStream() - announcer.reserved()));
+        budget.exchange(n - keep, 0);
+        announcer.grant(keep);
+        topUp();
+        announce(false);
+    }
+
+    private void topUp() {
+        long want = budget.fairShare() - announcer.reserved();
+        if (want > 0) {
+            // Each freed buffer goes back to the pool first, so a stream above a shrunken share drifts down to it.
+            announcer.grant(budget.exchange(0, (int) want));
+        }
+    }
+
+    private void announce(boolean force) {
+        if (force || announcer.shouldAnnounce()) {
+            announcer.announced();
+            sink.credit(sender, id, announcer.acked(), announcer.limit());
+        }
+    }
+
+    private void maybeFinish() {
+        if (announcer.held() <= 0) {
+            close();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package org.camdoop.torus.transport.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+
+/**
+ * Splits the byte stream into frames and checks each frame's type and minimum length, so handlers after it read
+ * fields at fixed offsets without bounds checks. Emits the frame without its length prefix (a slice of the read
+ * buffer: no copy). Oversized lengths raise {@link io.netty.handler.codec.TooLongFrameException} before any of the
+ * frame is buffered; unknown types and short frames raise {@link ProtocolException}.
+ *
+ * <p>Layout (all integers big-endian; offsets from the first byte after the length prefix, see {@link FrameLayout}):
+ * <pre>
+ * every frame
+ *   -4  u32  length of what follows (1 .. max frame bytes)
+ *    0  u8   type: 1 HELLO, 2 AUTH, 3 WELCOME, 4 ERROR, 5 HEARTBEAT, 6 DATA, 7 END, 8 CREDIT, 9 URGENT
+ *    1  u8   flags (reserved, 0)
+ * routed frames (DATA, END, CREDIT, URGENT)
+ *    2  i32  source server index
+ *    6  i32  destination server index
+ *   10  u8   hops left (decremented by each forwarder; dropped at 0)
+ *   11  i64  job            \
+ *   19  i32  partition       | stream id
+ *   23  u8   tree            |
+ *   24  i32  sending vertex /
+ * DATA / END
+ *   28  i64  sequence number (DATA from 1 upwards; END takes the next number)
+ *   36  ...  payload (DATA: one buffer of data; END: opaque end-of-stream payload)
+ * CREDIT  (receiver to sender)
+ *   28  i64  acked: highest sequence received in order
+ *   36  i64  limit: the sender may send DATA with sequence &lt;= limit
+ * URGENT  (receiver to sender)
+ *   28  u8   1 = serve this stream first, 0 = normal
+ * HELLO
+ *    2  u16  protocol version
+ *    4  3xi32 sender's coordinate x, y, z
+ *   16  3xi32 coordinate the sender believes it is talking to
+ *   28  16B  nonce
+ * AUTH
+ *    2  32B  HMAC-SHA256 proof over both nonces and the prover's coordinate
+ * WELCOME, HEARTBEAT: no body
+ * ERROR
+ *    2  u16  error code ({@link ErrorCode})
+ *    4  ...  UTF-8 text
+ * </pre>
+ */
+public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
+
+    private final int maxFrameBytes;
+
+    /** @param maxFrameBytes the largest frame accepted, length prefix excluded */
+    public FrameDecoder(int maxFrameBytes) {
+        super(maxFrameBytes + FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, true);
+        this.maxFrameBytes = maxFrameBytes;
+        // Data frames are large and straddle reads: compose the read buffers instead of copying them into one.
+        setCumulator(COMPOSITE_CUMULATOR);
+    }
+
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    @Override
+    protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+        ByteBuf frame = (ByteBuf) super.decode(ctx, in);
+        if (frame == null) {
+            return null;
+        }
+        try {
+            check(frame);
+        } catch (ProtocolException e) {
+            frame.release();
+            throw e;
+        }
+        return frame;
+    }
+
+    private static void check(ByteBuf frame) {
+        int len = frame.readableBytes();
+        if (len < FrameLayout.TYPE_HEADER) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "frame of " + len + " bytes is shorter than its header");
+        }
+        int code = frame.getUnsignedByte(frame.readerIndex() + FrameLayout.TYPE);
+        MessageType type = MessageType.ofCode(code);
+        if (type == null) {
+            throw new ProtocolException(ErrorCode.UNKNOWN_TYPE, "unknown frame type " + code);
+        }
+        if (len < type.minFrameLength()) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, type + " frame of " + len + " bytes is shorter than "
+                    + type.minFrameLength());
+        }
+        if ((type == MessageType.HELLO && len != type.minFrameLength())
+                || (type == MessageType.AUTH && len != type.minFrameLength())
+                || (type == MessageType.CREDIT && len != type.minFrameLength())
+                || (type == MessageType.URGENT && len != type.minFrameLength())) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, type + " frame of " + len + " bytes, expected "
+                    + type.minFrameLength());
+        }
+    }
+}

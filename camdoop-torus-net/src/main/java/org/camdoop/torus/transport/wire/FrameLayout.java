@@ -1,0 +1,68 @@
+package org.camdoop.torus.transport.wire;
+
+/**
+ * Byte offsets of every field, counted from the first byte after the 4-byte length prefix (the frame the decoder
+ * emits). The full tables are in {@link FrameDecoder} and {@code docs/protocol.md}; this class is the single source the
+ * encoders and readers use.
+ */
+public final class FrameLayout {
+
+    /** Protocol version spoken by this build; a peer with another version is refused. */
+    public static final int PROTOCOL_VERSION = 1;
+
+    public static final int LENGTH_FIELD = 4;
+
+    public static final int TYPE = 0;
+    public static final int FLAGS = 1;
+    /** Type byte and flags byte: the header every frame has. */
+    public static final int TYPE_HEADER = 2;
+
+    // Routed header, after the type header.
+    public static final int SRC = 2;
+    public static final int DST = 6;
+    public static final int HOPS = 10;
+    public static final int JOB = 11;
+    public static final int PARTITION = 19;
+    public static final int TREE = 23;
+    public static final int VERTEX = 24;
+    public static final int ROUTED_HEADER = 28;
+
+    // DATA and END bodies.
+    public static final int SEQ = 28;
+    public static final int PAYLOAD = 36;
+    public static final int DATA_BODY_MIN = 8;
+    public static final int END_BODY_MIN = 8;
+
+    // CREDIT body.
+    public static final int ACKED = 28;
+    public static final int LIMIT = 36;
+    public static final int CREDIT_BODY = 16;
+
+    // URGENT body.
+    public static final int URGENT_FLAG = 28;
+    public static final int URGENT_BODY = 1;
+
+    // HELLO body.
+    public static final int HELLO_VERSION = 2;
+    public static final int HELLO_FROM = 4;
+    public static final int HELLO_TO = 16;
+    public static final int HELLO_NONCE = 28;
+    public static final int NONCE_BYTES = 16;
+    public static final int HELLO_BODY = 2 + 12 + 12 + NONCE_BYTES;
+
+    // AUTH body.
+    public static final int AUTH_PROOF = 2;
+    public static final int PROOF_BYTES = 32;
+    public static final int AUTH_BODY = PROOF_BYTES;
+
+    // ERROR body.
+    public static final int ERROR_CODE = 2;
+    public static final int ERROR_TEXT = 4;
+    public static final int ERROR_BODY_MIN = 2;
+
+    /** Hop budget of a fresh routed frame; a frame whose budget runs out is dropped (a routing loop, never expected). */
+    public static final int INITIAL_HOPS = 64;
+
+    private FrameLayout() {
+    }
+}

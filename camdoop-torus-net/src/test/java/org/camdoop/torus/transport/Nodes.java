@@ -1,0 +1,69 @@
+package org.camdoop.torus.transport;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.stream.OutboundStream;
+
+/** Helpers shared by the node tests. */
+final class Nodes {
+
+    private Nodes() {
+    }
+
+    static TransportConfig config(String secret) {
+        return TransportConfig.of(Map.of(
+                TransportConfig.CLUSTER_SECRET, secret,
+                TransportConfig.SEGMENT_BYTES, "1024",
+                TransportConfig.MAX_FRAME_BYTES, "2048",
+                TransportConfig.BUFFER_BUDGET_BYTES, String.valueOf(64 * 1024),
+                TransportConfig.HEARTBEAT_INTERVAL_MS, "200",
+                TransportConfig.HEARTBEAT_TIMEOUT_MS, "3000",
+                TransportConfig.RECONNECT_INITIAL_MS, "20",
+                TransportConfig.RECONNECT_MAX_MS, "200"));
+    }
+
+    /** A loopback TCP topology on free ephemeral ports. */
+    static Topology loopback(TorusShape shape) throws IOException {
+        Map<Coord, InetSocketAddress> m = new HashMap<>();
+        for (int i = 0; i < shape.size(); i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                m.put(shape.coord(i), InetSocketAddress.createUnresolved("127.0.0.1", s.getLocalPort()));
+            }
+        }
+        return Topology.tcp(shape, m);
+    }
+
+    static ByteBuf intFrame(int v, int size) {
+        ByteBuf b = Unpooled.buffer(size);
+        b.writeInt(v);
+        b.writeZero(size - 4);
+        return b;
+    }
+
+    /** Writes {@code n} frames carrying 0..n-1 then END("done"); blocks on credit. */
+    static void writeAll(OutboundStream s, int from, int n, int size) throws InterruptedException {
+        for (int i = from; i < n; i++) {
+            s.write(intFrame(i, size));
+        }
+    }
+
+    static void await(BooleanSupplier cond, long millis, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out after " + millis + " ms waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package org.camdoop.torus.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.stream.OutboundStream;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Real sockets on loopback. */
+@Timeout(60)
+class TcpLinkTest {
+
+    private static final Coord A = new Coord(0, 0, 0);
+    private static final Coord B = new Coord(1, 0, 0);
+    private static final Coord C = new Coord(2, 0, 0);
+
+    @Test
+    void badSecretIsRefusedAndOtherLinksAreUnaffected() throws Exception {
+        TorusShape shape = new TorusShape(3, 1, 1);
+        Topology topo = Nodes.loopback(shape);
+        CountDownLatch abUp = new CountDownLatch(2);
+        try (TorusNode a = TorusNode.start(Nodes.config("right"), topo, A);
+                TorusNode b = TorusNode.start(Nodes.config("right"), topo, B);
+                TorusNode c = TorusNode.start(Nodes.config("wrong"), topo, C)) {
+            a.addListener(upCounter(abUp, B));
+            b.addListener(upCounter(abUp, A));
+            Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && b.isLinkUp(Port.MINUS_X), 10_000, "link A-B");
+            // C dials nobody first (higher index) but A and B dial C; give them several refused attempts.
+            Thread.sleep(300);
+            assertFalse(a.isLinkUp(Port.MINUS_X), "A-C must be refused: C has another secret");
+            assertFalse(b.isLinkUp(Port.PLUS_X), "B-C must be refused: C has another secret");
+            assertFalse(c.isLinkUp(Port.PLUS_X) || c.isLinkUp(Port.MINUS_X));
+            // The good link carries a stream.
+            StreamId id = new StreamId(1, 0, 0, 0);
+            Collector got = new Collector();
+            b.openInbound(id, A, got);
+            OutboundStream out = a.openOutbound(id, B);
+            Nodes.writeAll(out, 0, 200, 512);
+            out.end(Unpooled.copiedBuffer("done", StandardCharsets.UTF_8));
+            assertTrue(got.ended.await(20, TimeUnit.SECONDS));
+            assertEquals(IntStream.range(0, 200).boxed().collect(Collectors.toList()), got.values);
+            assertEquals("done", got.endPayload);
+            out.completion().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static TransportListener upCounter(CountDownLatch latch, Coord expected) {
+        return new TransportListener() {
+            @Override
+            public void linkUp(Port port, Coord peer) {
+                if (peer.equals(expected)) {
+                    latch.countDown();
+                }
+            }
+        };
+    }
+
+    @Test
+    void cutLinkReconnectsAndTheStreamResumesWithoutLossOrDuplicate() throws Exception {
+        TorusShape shape = new TorusShape(2, 1, 1);
+        Topology topo = Nodes.loopback(shape);
+        List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger ups = new AtomicInteger();
+        // Shaped to 4 MB/s per direction so the cuts land mid-stream (this also exercises the token buckets).
+        TransportConfig cfg = Nodes.config("s").with(TransportConfig.SHAPING_BYTES_PER_SECOND, 4_000_000)
+                .with(TransportConfig.SHAPING_BURST_BYTES, 64 * 1024);
+        try (TorusNode a = TorusNode.start(cfg, topo, A);
+                TorusNode b = TorusNode.start(cfg, topo, B)) {
+            a.addListener(new TransportListener() {
+                @Override
+                public void linkUp(Port port, Coord peer) {
+                    ups.incrementAndGet();
+                }
+
+                @Override
+                public void linkDown(Port port, Coord peer, String reason) {
+                    events.add("down " + peer);
+                }
+
+                @Override
+                public void serverSuspected(Coord server) {
+                    events.add("suspected " + server);
+                }
+            });
+            Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && b.isLinkUp(Port.PLUS_X), 10_000, "link up");
+            StreamId id = new StreamId(7, 3, 1, 0);
+            Collector got = new Collector();
+            b.openInbound(id, A, got);
+            OutboundStream out = a.openOutbound(id, B);
+            int n = 6000;
+            Thread writer = new Thread(() -> {
+                try {
+                    Nodes.writeAll(out, 0, n, 1000);
+                    out.end(Unpooled.copiedBuffer("attempts=m1,m2", StandardCharsets.UTF_8));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            writer.start();
+            for (int cut = 1; cut <= 3; cut++) {
+                final int seen = got.values.size(); final int cutNo = cut;
+                Nodes.await(() -> got.values.size() > seen + 1000, 20_000, "progress at cut " + cutNo + " seen " + got.values.size());
+                assertEquals(1, got.ended.getCount(), "the cut must land mid-stream");
+                (cut % 2 == 0 ? b : a).cutLink(Port.PLUS_X);
+                final int c = cut;
+                Nodes.await(() -> ups.get() > c, 20_000, "reconnect " + cut);
+            }
+            assertTrue(got.ended.await(30, TimeUnit.SECONDS), "END arrives");
+            writer.join(10_000);
+            assertEquals(IntStream.range(0, n).boxed().collect(Collectors.toList()), got.values,
+                    "every frame exactly once, in order");
+            assertEquals(LongStream(n), got.seqs);
+            assertEquals("attempts=m1,m2", got.endPayload);
+            assertTrue(events.contains("down 1,0,0") && events.contains("suspected 1,0,0"), events.toString());
+            out.completion().get(10, TimeUnit.SECONDS);
+            assertEquals(0, out.heldBuffers());
+        }
+    }
+
+    private static List<Long> LongStream(int n) {
+        return java.util.stream.LongStream.rangeClosed(1, n).boxed().collect(Collectors.toList());
+    }
+}

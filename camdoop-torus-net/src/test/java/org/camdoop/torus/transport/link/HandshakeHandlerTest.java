@@ -1,0 +1,159 @@
+package org.camdoop.torus.transport.link;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.link.HandshakeProof.Role;
+import org.camdoop.torus.transport.wire.ErrorCode;
+import org.camdoop.torus.transport.wire.FrameDecoder;
+import org.camdoop.torus.transport.wire.FrameLayout;
+import org.camdoop.torus.transport.wire.Message;
+import org.camdoop.torus.transport.wire.Messages;
+import org.junit.jupiter.api.Test;
+
+/** The handshake between two embedded channels whose bytes the test carries across. */
+class HandshakeHandlerTest {
+
+    private static final TorusShape SHAPE = new TorusShape(3, 3, 3);
+    private static final Coord DIALER = new Coord(0, 0, 0);
+    private static final Coord ACCEPTOR = new Coord(1, 0, 0);
+    private static final long TIMEOUT = 10_000_000_000L;
+
+    /** Records LinkEstablished events. */
+    static final class Established extends ChannelInboundHandlerAdapter {
+        final List<Integer> peers = new ArrayList<>();
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof LinkEstablished e) {
+                peers.add(e.peer());
+            }
+        }
+    }
+
+    private static EmbeddedChannel channel(Role role, Coord self, Coord expected, String secret, int version,
+            Established ev) {
+        return new EmbeddedChannel(new FrameDecoder(4096),
+                new HandshakeHandler(role, SHAPE, self, expected, new HandshakeProof(secret), TIMEOUT, version), ev,
+                new ProtocolGuard());
+    }
+
+    /** Carries bytes both ways until neither side has anything more to say; returns ERROR frames seen. */
+    private static List<Message.Error> shuttle(EmbeddedChannel d, EmbeddedChannel a) {
+        List<Message.Error> errors = new ArrayList<>();
+        boolean moved = true;
+        while (moved) {
+            moved = carry(d, a, errors) | carry(a, d, errors);
+        }
+        return errors;
+    }
+
+    private static boolean carry(EmbeddedChannel from, EmbeddedChannel to, List<Message.Error> errors) {
+        boolean moved = false;
+        for (ByteBuf b; (b = from.readOutbound()) != null; ) {
+            moved = true;
+            if (b.getByte(b.readerIndex() + FrameLayout.LENGTH_FIELD) == 4) {
+                ByteBuf f = b.slice(b.readerIndex() + FrameLayout.LENGTH_FIELD, b.readableBytes() - 4);
+                errors.add((Message.Error) Messages.decode(f));
+            }
+            if (to.isOpen()) {
+                to.writeInbound(b);
+            } else {
+                b.release();
+            }
+        }
+        return moved;
+    }
+
+    @Test
+    void matchingSecretsAndCoordinatesEstablishTheLink() {
+        Established de = new Established();
+        Established ae = new Established();
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, "secret", 1, de);
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "secret", 1, ae);
+        assertTrue(shuttle(d, a).isEmpty());
+        assertEquals(List.of(SHAPE.index(ACCEPTOR)), de.peers);
+        assertEquals(List.of(SHAPE.index(DIALER)), ae.peers);
+        assertTrue(d.isOpen() && a.isOpen());
+        assertEquals(null, d.pipeline().get(HandshakeHandler.class), "the handshake handler removes itself");
+        d.finishAndReleaseAll();
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void badSecretIsRefusedWithBadProof() {
+        Established de = new Established();
+        Established ae = new Established();
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, "secret", 1, de);
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "other", 1, ae);
+        List<Message.Error> errors = shuttle(d, a);
+        assertEquals(List.of(new Message.Error(ErrorCode.BAD_PROOF,
+                "server 1,0,0 failed to prove the cluster secret")), errors);
+        assertTrue(de.peers.isEmpty() && ae.peers.isEmpty());
+        assertFalse(d.isOpen());
+        d.finishAndReleaseAll();
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void wrongCoordinateIsRefused() {
+        // The dialer believes it reaches 2,0,0; the daemon listening there is 1,0,0.
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, new Coord(0, 1, 0), "s", 1, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        List<Message.Error> errors = shuttle(d, a);
+        assertEquals(List.of(new Message.Error(ErrorCode.WRONG_COORDINATE, "this daemon is 1,0,0, not 0,1,0")),
+                errors);
+        assertFalse(a.isOpen());
+        d.finishAndReleaseAll();
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void nonNeighbourIsRefused() {
+        Coord far = new Coord(1, 1, 1);
+        EmbeddedChannel d = channel(Role.DIALER, far, ACCEPTOR, "s", 1, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        List<Message.Error> errors = shuttle(d, a);
+        assertEquals(List.of(new Message.Error(ErrorCode.WRONG_COORDINATE,
+                "server 1,1,1 is not a torus neighbour of 1,0,0 on 3x3x3")), errors);
+        d.finishAndReleaseAll();
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void wrongVersionIsRefused() {
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, "s", 7, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        List<Message.Error> errors = shuttle(d, a);
+        assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
+                "protocol version 7 is not supported (this daemon speaks version 1)")), errors);
+        assertFalse(a.isOpen());
+        assertFalse(d.isOpen(), "the refused side closes too");
+        d.finishAndReleaseAll();
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void dataBeforeTheHandshakeIsAProtocolViolation() {
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        a.writeInbound(Messages.encode(a.alloc(), new Message.Heartbeat()));
+        ByteBuf out = a.readOutbound();
+        assertNotNull(out);
+        out.skipBytes(FrameLayout.LENGTH_FIELD);
+        assertEquals(new Message.Error(ErrorCode.PROTOCOL_VIOLATION, "HEARTBEAT frame during the handshake"),
+                Messages.decode(out));
+        out.release();
+        assertFalse(a.isOpen());
+        a.finishAndReleaseAll();
+    }
+}

@@ -1,0 +1,80 @@
+package org.camdoop.torus.transport.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.camdoop.torus.transport.stream.CreditAnnouncer.Verdict;
+import org.junit.jupiter.api.Test;
+
+class FlowControlTest {
+
+    @Test
+    void senderNeverExceedsTheAnnouncedLimitAndStaleAnnouncementsChangeNothing() {
+        CreditLedger l = new CreditLedger();
+        assertFalse(l.maySend(1, false), "no credit before the first announcement");
+        assertEquals(0, l.onCredit(0, 2));
+        assertTrue(l.maySend(1, false));
+        l.sent();
+        l.sent();
+        assertFalse(l.maySend(3, false));
+        assertTrue(l.maySend(3, true), "END needs no credit");
+        assertEquals(2, l.onCredit(2, 4));
+        assertEquals(0, l.onCredit(1, 3), "a stale, reordered announcement changes nothing");
+        assertEquals(4, l.limit());
+        l.sent();
+        l.rewind();
+        assertEquals(3, l.nextSeq(), "resume from the last acknowledged position");
+    }
+
+    @Test
+    void receiverAcceptsInOrderDropsDuplicatesAndRefusesFramesBeyondCredit() {
+        CreditAnnouncer a = new CreditAnnouncer();
+        a.grant(2);
+        assertEquals(Verdict.ACCEPT, a.onFrame(1, false));
+        assertEquals(Verdict.DUPLICATE, a.onFrame(1, false));
+        assertEquals(Verdict.GAP, a.onFrame(3, false));
+        assertEquals(Verdict.ACCEPT, a.onFrame(2, false));
+        assertEquals(Verdict.OVER_CREDIT, a.onFrame(3, false));
+        assertEquals(2, a.held());
+        assertEquals(2, a.reserved());
+        a.consumed(2);
+        assertEquals(0, a.reserved());
+        assertEquals(Verdict.ACCEPT, a.onFrame(3, true), "END needs no credit");
+        assertEquals(0, a.held());
+    }
+
+    @Test
+    void announcementsCarryNewCreditOrNewAcknowledgements() {
+        CreditAnnouncer a = new CreditAnnouncer();
+        a.grant(8);
+        assertTrue(a.shouldAnnounce());
+        a.announced();
+        assertFalse(a.shouldAnnounce(), "nothing new");
+        a.onFrame(1, false);
+        assertTrue(a.shouldAnnounce(), "a received frame frees the sender's copy once acknowledged");
+        a.announced();
+        a.consumed(1);
+        a.grant(1);
+        assertTrue(a.shouldAnnounce(), "new credit");
+    }
+
+    @Test
+    void budgetIsNeverExceededAndSharesFollowTheNumberOfStreams() {
+        BufferBudget b = new BufferBudget(10 * 1024, 1024, 2);
+        assertEquals(10, b.totalBuffers());
+        b.register();
+        assertEquals(8, b.fairShare(), "growth leaves a quarter of the pool as headroom");
+        assertEquals(6, b.exchange(0, 100), "only up to the growth cap is reserved");
+        b.register();
+        assertEquals(10, b.reservedBuffers(), "a new stream takes its minimum from the headroom");
+        assertEquals(4, b.fairShare());
+        assertThrows(BudgetExhaustedException.class, b::register);
+        assertEquals(0, b.exchange(0, 5));
+        b.exchange(4, 0);
+        b.register();
+        assertEquals(8, b.reservedBuffers());
+        assertEquals(10, b.peakReservedBuffers());
+    }
+}
