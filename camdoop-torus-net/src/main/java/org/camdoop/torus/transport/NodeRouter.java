@@ -53,6 +53,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
     private RoutingTable routing;
     private long droppedFrames;
+    private ServiceHandler serviceHandler;
 
     NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view) {
         this.shape = shape;
@@ -77,6 +78,41 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     long droppedFrames() {
         return droppedFrames;
+    }
+
+    // ---- service messages (event loop) ----
+
+    void setServiceHandler(ServiceHandler handler) {
+        this.serviceHandler = handler;
+    }
+
+    /** Sends a service message (owns {@code payload}); best effort: dropped, and counted, when there is no route. */
+    void sendService(int dst, StreamId id, long seq, ByteBuf payload) {
+        if (dst == self) {
+            deliverService(self, id, payload);
+            return;
+        }
+        Link l = nextLink(dst);
+        if (l == null) {
+            droppedFrames++;
+            LOG.warn("service message for {} dropped at {}: no route", shape.coord(dst), shape.coord(self));
+            payload.release();
+            return;
+        }
+        ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, self, dst, id, seq,
+                payload.readableBytes());
+        l.sendControl(io.netty.buffer.Unpooled.wrappedBuffer(header, payload));
+    }
+
+    private void deliverService(int from, StreamId id, ByteBuf payload) {
+        ServiceHandler h = serviceHandler;
+        if (h == null) {
+            droppedFrames++;
+            LOG.warn("service message {} from {} dropped: no service handler", id, shape.coord(from));
+            payload.release();
+            return;
+        }
+        h.onMessage(shape.coord(from), id, payload);
     }
 
     // ---- streams (event loop) ----
@@ -244,6 +280,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                         setUrgent(s, RoutedFrames.urgent(f));
                     }
                 }
+                case SERVICE -> deliverService(RoutedFrames.src(f), id, RoutedFrames.retainedPayload(f));
                 default -> throw new IllegalStateException("not a routed type: " + type);
             }
         } finally {

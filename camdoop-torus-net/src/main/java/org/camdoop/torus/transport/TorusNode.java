@@ -2,6 +2,7 @@ package org.camdoop.torus.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -49,6 +50,7 @@ public final class TorusNode implements AutoCloseable {
     private final BufferBudget budget;
     private final NodeRouter router;
     private final Map<Long, Integer> jobWeights = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong serviceSeq = new java.util.concurrent.atomic.AtomicLong();
     private final Channel server;
 
     private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
@@ -190,6 +192,31 @@ public final class TorusNode implements AutoCloseable {
         InboundStream s = new InboundStream(id, shape.index(sender), handler, budget, loop, router);
         loop.execute(() -> router.register(s));
         return s;
+    }
+
+    /**
+     * Sends a message to the service on server {@code destination} (this server included): routed hop by hop like
+     * data, but outside any stream's credit. Best effort: a message with no route, or that meets a link going down, is
+     * dropped (and counted in {@link #droppedFrames()}); the service must tolerate that. Takes ownership of
+     * {@code payload}. Any thread.
+     *
+     * @throws IllegalArgumentException if the payload does not fit one frame
+     */
+    public void sendService(Coord destination, StreamId id, ByteBuf payload) {
+        int limit = config.maxFrameBytes() - org.camdoop.torus.transport.wire.FrameLayout.PAYLOAD;
+        if (payload.readableBytes() > limit) {
+            int n = payload.readableBytes();
+            payload.release();
+            throw new IllegalArgumentException("service message of " + n + " bytes exceeds the frame limit " + limit);
+        }
+        int dst = shape.index(destination);
+        long seq = serviceSeq.incrementAndGet();
+        loop.execute(() -> router.sendService(dst, id, seq, payload));
+    }
+
+    /** Sets the receiver of service messages addressed to this server; messages that arrive before it are dropped. */
+    public void setServiceHandler(ServiceHandler handler) {
+        loop.execute(() -> router.setServiceHandler(handler));
     }
 
     /** Sets a job's share of every link it uses (default {@link TransportConfig#DEFAULT_JOB_WEIGHT}); at least 1. */

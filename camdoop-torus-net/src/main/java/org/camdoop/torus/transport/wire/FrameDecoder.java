@@ -14,9 +14,9 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  * <pre>
  * every frame
  *   -4  u32  length of what follows (1 .. max frame bytes)
- *    0  u8   type: 1 HELLO, 2 AUTH, 3 WELCOME, 4 ERROR, 5 HEARTBEAT, 6 DATA, 7 END, 8 CREDIT, 9 URGENT
+ *    0  u8   type: 1 HELLO, 2 AUTH, 3 WELCOME, 4 ERROR, 5 HEARTBEAT, 6 DATA, 7 END, 8 CREDIT, 9 URGENT, 10 SERVICE
  *    1  u8   flags (reserved, 0)
- * routed frames (DATA, END, CREDIT, URGENT)
+ * routed frames (DATA, END, CREDIT, URGENT, SERVICE)
  *    2  i32  source server index
  *    6  i32  destination server index
  *   10  u8   hops left (decremented by each forwarder; dropped at 0)
@@ -24,9 +24,10 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  *   19  i32  partition       | stream id
  *   23  u8   tree            |
  *   24  i32  sending vertex /
- * DATA / END
- *   28  i64  sequence number (DATA from 1 upwards; END takes the next number)
- *   36  ...  payload (DATA: one buffer of data; END: opaque end-of-stream payload)
+ * DATA / END / SERVICE
+ *   28  i64  sequence number (DATA from 1 upwards; END takes the next number; SERVICE: the sender's message number)
+ *   36  ...  payload (DATA: one buffer of data; END: opaque end-of-stream payload; SERVICE: the service's message,
+ *            delivered to the destination's service handler without credit, or dropped if no route)
  * CREDIT  (receiver to sender)
  *   28  i64  acked: highest sequence received in order
  *   36  i64  limit: the sender may send DATA with sequence &lt;= limit

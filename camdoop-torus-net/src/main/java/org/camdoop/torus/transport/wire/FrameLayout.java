@@ -32,6 +32,8 @@ public final class FrameLayout {
     public static final int PAYLOAD = 36;
     public static final int DATA_BODY_MIN = 8;
     public static final int END_BODY_MIN = 8;
+    /** SERVICE frames share the DATA layout (a message number where DATA has its sequence): credit-free. */
+    public static final int SERVICE_BODY_MIN = 8;
 
     // CREDIT body.
     public static final int ACKED = 28;

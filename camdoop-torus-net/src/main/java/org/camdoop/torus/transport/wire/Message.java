@@ -82,6 +82,23 @@ public sealed interface Message {
         }
     }
 
+    /** A message for the service above the transport: routed like data, but needs no credit. */
+    record Service(Route route, long seq, byte[] payload) implements Message {
+        public MessageType type() {
+            return MessageType.SERVICE;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Service d && route.equals(d.route) && seq == d.seq && Arrays.equals(payload, d.payload);
+        }
+
+        @Override
+        public int hashCode() {
+            return route.hashCode() * 31 + Arrays.hashCode(payload);
+        }
+    }
+
     record End(Route route, long seq, byte[] payload) implements Message {
         public MessageType type() {
             return MessageType.END;

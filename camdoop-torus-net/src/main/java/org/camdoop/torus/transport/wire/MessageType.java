@@ -13,7 +13,8 @@ public enum MessageType {
     DATA(6, true, FrameLayout.DATA_BODY_MIN),
     END(7, true, FrameLayout.END_BODY_MIN),
     CREDIT(8, true, FrameLayout.CREDIT_BODY),
-    URGENT(9, true, FrameLayout.URGENT_BODY);
+    URGENT(9, true, FrameLayout.URGENT_BODY),
+    SERVICE(10, true, FrameLayout.SERVICE_BODY_MIN);
 
     private static final MessageType[] BY_CODE = new MessageType[16];
 

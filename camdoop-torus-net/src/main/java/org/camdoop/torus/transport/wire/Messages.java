@@ -29,6 +29,8 @@ public final class Messages {
             return sequenced(alloc, MessageType.DATA, d.route(), d.seq(), d.payload());
         } else if (m instanceof Message.End e) {
             return sequenced(alloc, MessageType.END, e.route(), e.seq(), e.payload());
+        } else if (m instanceof Message.Service s) {
+            return sequenced(alloc, MessageType.SERVICE, s.route(), s.seq(), s.payload());
         } else if (m instanceof Message.Credit c) {
             return withHops(FrameWriter.credit(alloc, c.route().src(), c.route().dst(), c.route().stream(), c.acked(),
                     c.limit()), c.route());
@@ -66,6 +68,8 @@ public final class Messages {
                     bytes(f, r + FrameLayout.PAYLOAD, f.writerIndex() - r - FrameLayout.PAYLOAD));
             case CREDIT -> new Message.Credit(route(f), RoutedFrames.acked(f), RoutedFrames.limit(f));
             case URGENT -> new Message.Urgent(route(f), RoutedFrames.urgent(f));
+            case SERVICE -> new Message.Service(route(f), RoutedFrames.seq(f),
+                    bytes(f, r + FrameLayout.PAYLOAD, f.writerIndex() - r - FrameLayout.PAYLOAD));
         };
     }
 

@@ -37,7 +37,8 @@ class FrameCodecTest {
                 new Message.End(ROUTE, 44, "attempts:1,2,3".getBytes()),
                 new Message.Credit(ROUTE, 41, 99),
                 new Message.Urgent(ROUTE, true),
-                new Message.Urgent(ROUTE, false));
+                new Message.Urgent(ROUTE, false),
+                new Message.Service(ROUTE, 7, "shuffle start".getBytes()));
     }
 
     @Test
@@ -65,7 +66,7 @@ class FrameCodecTest {
         }
         assertNull(ch.readInbound());
         assertFalse(ch.finish());
-        assertEquals(9, MessageType.values().length, "a new type needs a round-trip case here");
+        assertEquals(10, MessageType.values().length, "a new type needs a round-trip case here");
     }
 
     @Test

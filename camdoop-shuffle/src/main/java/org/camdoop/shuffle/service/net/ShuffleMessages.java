@@ -1,0 +1,160 @@
+package org.camdoop.shuffle.service.net;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.TreeSet;
+import org.apache.hadoop.io.WritableUtils;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.trees.TreeChoice;
+
+/**
+ * The service messages between daemons (sent with {@code TorusNode.sendService}).
+ *
+ * <pre>
+ * u8 type
+ * 1 START  i64 jobKey; utf jobId; i32 partition; i32 x, y, z (root); u8 mode; u8 trees;
+ *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
+ * 2 ABORT  i64 jobKey; i32 partition; utf reason
+ * </pre>
+ * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
+ */
+public final class ShuffleMessages {
+
+    public static final int START = 1;
+    public static final int ABORT = 2;
+
+    private ShuffleMessages() {
+    }
+
+    /** A decoded message. */
+    public sealed interface Message permits Start, Abort {
+    }
+
+    /** Run your part of this shuffle. */
+    public record Start(ShuffleSpec spec) implements Message {
+    }
+
+    /** Stop working on this shuffle. */
+    public record Abort(long jobKey, int partition, String reason) implements Message {
+    }
+
+    public static byte[] start(ShuffleSpec spec) {
+        return write(out -> {
+            out.writeByte(START);
+            out.writeLong(spec.jobKey());
+            out.writeUTF(spec.jobId());
+            out.writeInt(spec.partition());
+            out.writeInt(spec.root().x());
+            out.writeInt(spec.root().y());
+            out.writeInt(spec.root().z());
+            out.writeByte(spec.mode().ordinal());
+            out.writeByte(spec.trees().ordinal());
+            WritableUtils.writeVInt(out, spec.expectedAttempts().size());
+            for (String a : spec.expectedAttempts()) {
+                TaskAttemptID id = parseAttempt(a, spec.jobId());
+                WritableUtils.writeVInt(out, id.getTaskID().getId());
+                WritableUtils.writeVInt(out, id.getId());
+            }
+        });
+    }
+
+    public static byte[] abort(long jobKey, int partition, String reason) {
+        return write(out -> {
+            out.writeByte(ABORT);
+            out.writeLong(jobKey);
+            out.writeInt(partition);
+            out.writeUTF(reason.length() > 2000 ? reason.substring(0, 2000) : reason);
+        });
+    }
+
+    /**
+     * Decodes a service message.
+     *
+     * @throws IllegalArgumentException naming what is wrong with the bytes
+     */
+    public static Message decode(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            int type = in.readUnsignedByte();
+            Message m = switch (type) {
+                case START -> decodeStart(in);
+                case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
+                default -> throw new IllegalArgumentException("unknown service message type " + type);
+            };
+            if (in.read() != -1) {
+                throw new IllegalArgumentException("service message has trailing bytes");
+            }
+            return m;
+        } catch (EOFException e) {
+            throw new IllegalArgumentException("service message truncated (" + bytes.length + " bytes)");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("malformed service message: " + e.getMessage());
+        }
+    }
+
+    private static Start decodeStart(DataInputStream in) throws IOException {
+        long jobKey = in.readLong();
+        String jobId = in.readUTF();
+        int partition = in.readInt();
+        Coord root = new Coord(in.readInt(), in.readInt(), in.readInt());
+        ShuffleMode mode = enumAt(ShuffleMode.values(), in.readUnsignedByte(), "mode");
+        TreeChoice trees = enumAt(TreeChoice.values(), in.readUnsignedByte(), "tree choice");
+        int n = WritableUtils.readVInt(in);
+        if (n < 0 || n > 1 << 24) {
+            throw new IllegalArgumentException("shuffle start lists " + n + " map attempts");
+        }
+        org.apache.hadoop.mapreduce.JobID job = org.apache.hadoop.mapreduce.JobID.forName(jobId);
+        TreeSet<String> attempts = new TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            int task = WritableUtils.readVInt(in);
+            int attempt = WritableUtils.readVInt(in);
+            attempts.add(new TaskAttemptID(new org.apache.hadoop.mapreduce.TaskID(job, TaskType.MAP, task), attempt)
+                    .toString());
+        }
+        return new Start(new ShuffleSpec(jobKey, jobId, partition, root, mode, trees, attempts));
+    }
+
+    private static <E> E enumAt(E[] values, int ordinal, String what) {
+        if (ordinal >= values.length) {
+            throw new IllegalArgumentException("unknown " + what + " " + ordinal);
+        }
+        return values[ordinal];
+    }
+
+    private static TaskAttemptID parseAttempt(String attempt, String jobId) {
+        TaskAttemptID id;
+        try {
+            id = TaskAttemptID.forName(attempt);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + attempt + "' is not a map attempt id");
+        }
+        if (id.getTaskType() != TaskType.MAP || !id.getJobID().toString().equals(jobId)) {
+            throw new IllegalArgumentException("'" + attempt + "' is not a map attempt of " + jobId);
+        }
+        return id;
+    }
+
+    private interface Writer {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    private static byte[] write(Writer w) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            w.write(out);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
