@@ -12,7 +12,8 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * each writes its own temporary file, and the first rename wins.
  *
  * <p>Jars pinned by a live job ({@link #tryAcquire}) are never evicted; the others are evicted least recently used
- * first once the cache holds more than its byte bound. If pinned jars alone exceed the bound the cache stays over it
- * rather than break a running job.
+ * first once the cache holds more than its byte bound, except the jar just stored (so a single jar larger than the
+ * bound still reaches its job). If pinned jars alone exceed the bound the cache stays over it rather than break a
+ * running job. The bound should comfortably exceed the jars of the largest job: a job's missing jars are stored one
+ * by one before it registers, and an unpinned one may be evicted by the next.
  *
  * <p>Thread-safe: {@link #entries} and {@link #totalBytes} are guarded by this object's monitor; file writes happen
  * outside it, renames and deletions inside it. Lock order: a caller may hold its own lock while calling in (the
@@ -40,8 +43,10 @@ public final class JarCache {
 
     private final Path dir;
     private final long maxBytes;
-    /** Cached jars in access order (least recently used first). Guarded by {@code this}. */
-    private final LinkedHashMap<JarDigest, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    /** Cached jars. Guarded by {@code this}. */
+    private final Map<JarDigest, Entry> entries = new HashMap<>();
+    /** Counts uses (stores and pins) to order jars by last use; releasing a pin is not a use. Guarded by {@code this}. */
+    private long useClock;
     /** Sum of the sizes in {@link #entries}. Guarded by {@code this}. */
     private long totalBytes;
 
@@ -49,6 +54,8 @@ public final class JarCache {
         final long bytes;
         /** Live jobs using the jar. Guarded by the cache's monitor. */
         int pins;
+        /** {@link #useClock} at the last use. Guarded by the cache's monitor. */
+        long lastUse;
 
         Entry(long bytes) {
             this.bytes = bytes;
@@ -81,7 +88,7 @@ public final class JarCache {
             }
         }
         synchronized (cache) {
-            cache.evictUnpinned();
+            cache.evictUnpinned(Optional.empty());
         }
         return cache;
     }
@@ -97,6 +104,7 @@ public final class JarCache {
             long size = Files.size(f);
             entries.put(d, new Entry(size));
             totalBytes += size;
+            entries.get(d).lastUse = ++useClock;
         } catch (IllegalArgumentException notADigest) {
             LOG.warn("ignoring {} in the jar cache: its name is not a digest", f);
         }
@@ -145,24 +153,33 @@ public final class JarCache {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             entries.put(digest, new Entry(size));
             totalBytes += size;
-            evictUnpinned();
         }
+        entries.get(digest).lastUse = ++useClock;
+        evictUnpinned(Optional.of(digest));
         return target;
     }
 
-    private void evictUnpinned() {
-        Iterator<Map.Entry<JarDigest, Entry>> it = entries.entrySet().iterator();
-        while (totalBytes > maxBytes && it.hasNext()) {
-            Map.Entry<JarDigest, Entry> e = it.next();
-            if (e.getValue().pins == 0) {
-                try {
-                    Files.deleteIfExists(file(e.getKey()));
-                } catch (IOException failed) {
-                    LOG.warn("could not delete evicted jar {}", file(e.getKey()), failed);
-                }
-                totalBytes -= e.getValue().bytes;
-                it.remove();
+    /** Evicts unpinned jars other than {@code keep}, oldest use first, until within the bound. Caller holds the monitor. */
+    private void evictUnpinned(Optional<JarDigest> keep) {
+        if (totalBytes <= maxBytes) {
+            return;
+        }
+        List<Map.Entry<JarDigest, Entry>> candidates = new ArrayList<>();
+        for (Map.Entry<JarDigest, Entry> e : entries.entrySet()) {
+            if (e.getValue().pins == 0 && !keep.equals(Optional.of(e.getKey()))) {
+                candidates.add(e);
             }
+        }
+        candidates.sort(Comparator.comparingLong(e -> e.getValue().lastUse));
+        for (Iterator<Map.Entry<JarDigest, Entry>> it = candidates.iterator(); totalBytes > maxBytes && it.hasNext(); ) {
+            Map.Entry<JarDigest, Entry> e = it.next();
+            try {
+                Files.deleteIfExists(file(e.getKey()));
+            } catch (IOException failed) {
+                LOG.warn("could not delete evicted jar {}", file(e.getKey()), failed);
+            }
+            totalBytes -= e.getValue().bytes;
+            entries.remove(e.getKey());
         }
     }
 
@@ -199,7 +216,9 @@ public final class JarCache {
             files.add(file(d));
         }
         for (JarDigest d : digests) {
-            entries.get(d).pins++;
+            Entry e = entries.get(d);
+            e.pins++;
+            e.lastUse = ++useClock;
         }
         return Optional.of(new JarLease(this, digests, files));
     }
@@ -211,7 +230,7 @@ public final class JarCache {
                 e.pins--;
             }
         }
-        evictUnpinned();
+        evictUnpinned(Optional.empty());
     }
 
     /** Bytes of all cached jars. */
