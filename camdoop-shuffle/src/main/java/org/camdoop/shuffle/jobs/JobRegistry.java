@@ -92,7 +92,7 @@ public final class JobRegistry implements AutoCloseable {
             aggregation = JobAggregationSpec.fromJob(jobConf(spec, decision, loader));
         } catch (RuntimeException | LinkageError e) {
             release(loader, lease);
-            return RegisterOutcome.refused("job " + jobId + " refused: " + e);
+            return RegisterOutcome.refused("job " + jobId + " refused: " + causes(e));
         }
         RegisteredJob job = new RegisteredJob(spec, decision, loader, aggregation);
         synchronized (lock) {
@@ -252,6 +252,15 @@ public final class JobRegistry implements AutoCloseable {
         for (String jobId : jobIds()) {
             unregister(jobId);
         }
+    }
+
+    /** The throwable and its causes on one line: a class initializer's failure hides in the cause. */
+    private static String causes(Throwable t) {
+        StringBuilder b = new StringBuilder(t.toString());
+        for (Throwable c = t.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            b.append("; caused by ").append(c);
+        }
+        return b.toString();
     }
 
     private static void release(JobClassLoader loader, JarLease lease) {
