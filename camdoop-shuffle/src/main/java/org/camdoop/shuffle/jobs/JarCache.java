@@ -45,7 +45,7 @@ public final class JarCache {
     private final long maxBytes;
     /** Cached jars. Guarded by {@code this}. */
     private final Map<JarDigest, Entry> entries = new HashMap<>();
-    /** Counts uses (stores and pins) to order jars by last use; releasing a pin is not a use. Guarded by {@code this}. */
+    /** Counts uses (stores and pins) to order jars by last use; a release is not a use. Guarded by {@code this}. */
     private long useClock;
     /** Sum of the sizes in {@link #entries}. Guarded by {@code this}. */
     private long totalBytes;
@@ -159,7 +159,7 @@ public final class JarCache {
         return target;
     }
 
-    /** Evicts unpinned jars other than {@code keep}, oldest use first, until within the bound. Caller holds the monitor. */
+    /** Evicts unpinned jars but {@code keep}, oldest use first, until within the bound. Caller holds the monitor. */
     private void evictUnpinned(Optional<JarDigest> keep) {
         if (totalBytes <= maxBytes) {
             return;
@@ -171,7 +171,8 @@ public final class JarCache {
             }
         }
         candidates.sort(Comparator.comparingLong(e -> e.getValue().lastUse));
-        for (Iterator<Map.Entry<JarDigest, Entry>> it = candidates.iterator(); totalBytes > maxBytes && it.hasNext(); ) {
+        Iterator<Map.Entry<JarDigest, Entry>> it = candidates.iterator();
+        while (totalBytes > maxBytes && it.hasNext()) {
             Map.Entry<JarDigest, Entry> e = it.next();
             try {
                 Files.deleteIfExists(file(e.getKey()));

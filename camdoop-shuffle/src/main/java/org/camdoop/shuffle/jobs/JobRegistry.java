@@ -53,7 +53,7 @@ public final class JobRegistry implements AutoCloseable {
         this.context = context;
     }
 
-    /** Registers {@code spec} sent by a task of the job, which proves it holds the job token ({@link JobTokenProof}). */
+    /** Registers {@code spec} sent by a task of the job, with its proof of the job token ({@link JobTokenProof}). */
     public RegisterOutcome registerFromTask(JobSpec spec, byte[] specProof) {
         Verdict proof = context.tokens().check(spec, specProof);
         return proof.accepted() ? register(spec) : RegisterOutcome.refused(proof.reason());

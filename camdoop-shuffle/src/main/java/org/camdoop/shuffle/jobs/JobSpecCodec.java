@@ -1,11 +1,15 @@
 package org.camdoop.shuffle.jobs;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,15 +54,15 @@ public final class JobSpecCodec {
             }
             out.writeInt(spec.jars().size());
             for (JarDigest d : spec.jars()) {
-                out.write(java.util.HexFormat.of().parseHex(d.hex()));
+                out.write(HexFormat.of().parseHex(d.hex()));
             }
-            return java.util.Arrays.copyOf(out.getData(), out.getLength());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("in-memory buffer cannot fail", e);
+            return Arrays.copyOf(out.getData(), out.getLength());
+        } catch (IOException e) {
+            throw new UncheckedIOException("in-memory buffer cannot fail", e);
         }
     }
 
-    private static void writeString(DataOutputBuffer out, String s) throws java.io.IOException {
+    private static void writeString(DataOutputBuffer out, String s) throws IOException {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         if (b.length > MAX_STRING_BYTES) {
             throw new IllegalArgumentException("job spec string longer than " + MAX_STRING_BYTES + " bytes");

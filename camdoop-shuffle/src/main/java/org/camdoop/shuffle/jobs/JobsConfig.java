@@ -2,6 +2,7 @@ package org.camdoop.shuffle.jobs;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
@@ -49,7 +50,8 @@ public final class JobsConfig {
     private JobsConfig(Configuration conf) {
         this.userCodeMode = UserCodeMode.parse(conf.get(USER_CODE, USER_CODE_DEFAULT));
         this.allowList = new TreeSet<>(Arrays.asList(conf.getTrimmedStrings(USER_CODE_ALLOW_LIST)));
-        this.idleTimeoutMs = positive(JOB_IDLE_TIMEOUT_MS, conf.getLong(JOB_IDLE_TIMEOUT_MS, JOB_IDLE_TIMEOUT_MS_DEFAULT));
+        this.idleTimeoutMs = positive(JOB_IDLE_TIMEOUT_MS,
+                conf.getLong(JOB_IDLE_TIMEOUT_MS, JOB_IDLE_TIMEOUT_MS_DEFAULT));
         this.jarCacheDir = Path.of(conf.get(JAR_CACHE_DIR, JAR_CACHE_DIR_DEFAULT));
         this.jarCacheMaxBytes = positive(JAR_CACHE_MAX_BYTES,
                 conf.getLong(JAR_CACHE_MAX_BYTES, JAR_CACHE_MAX_BYTES_DEFAULT));
@@ -74,7 +76,7 @@ public final class JobsConfig {
 
     /** Class names permitted in {@link UserCodeMode#ALLOW_LIST} mode (sorted, unmodifiable). */
     public Set<String> allowList() {
-        return java.util.Collections.unmodifiableSet(allowList);
+        return Collections.unmodifiableSet(allowList);
     }
 
     public long idleTimeoutMs() {

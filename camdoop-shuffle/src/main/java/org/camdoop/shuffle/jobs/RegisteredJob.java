@@ -28,7 +28,7 @@ public final class RegisteredJob {
         return spec;
     }
 
-    /** {@link UserCodeDecision.Kind#COMBINE} or {@link UserCodeDecision.Kind#MERGE_ONLY}; refused jobs never register. */
+    /** {@code COMBINE} or {@code MERGE_ONLY}: refused jobs are never registered. */
     public UserCodeDecision decision() {
         return decision;
     }

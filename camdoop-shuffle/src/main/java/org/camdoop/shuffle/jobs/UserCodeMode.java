@@ -25,7 +25,8 @@ public enum UserCodeMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException(JobsConfig.USER_CODE + " must be allow, allow-list or deny, got '" + value + "'");
+        throw new IllegalArgumentException(
+                JobsConfig.USER_CODE + " must be allow, allow-list or deny, got '" + value + "'");
     }
 
     public String configValue() {

@@ -76,7 +76,8 @@ public final class UserCodePolicy {
             classes.add(Map.entry("sort comparator", conf.get(MRJobConfig.KEY_COMPARATOR)));
         }
         if (Boolean.parseBoolean(conf.get(MRJobConfig.MAP_OUTPUT_COMPRESS))) {
-            classes.add(Map.entry("map output codec", conf.getOrDefault(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DEFAULT_CODEC)));
+            classes.add(Map.entry("map output codec",
+                    conf.getOrDefault(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DEFAULT_CODEC)));
         }
         String serializations = conf.get(CommonConfigurationKeysPublic.IO_SERIALIZATIONS_KEY);
         if (serializations != null) {

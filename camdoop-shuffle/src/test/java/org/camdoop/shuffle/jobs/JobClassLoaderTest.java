@@ -41,7 +41,8 @@ class JobClassLoaderTest {
             Class<?> combiner = a.loadClass(UserJars.SUM_COMBINER);
 
             assertSame(a, combiner.getClassLoader());
-            assertThrows(ClassNotFoundException.class, () -> Class.forName(UserJars.SUM_COMBINER, false, daemonLoader()));
+            assertThrows(ClassNotFoundException.class,
+                    () -> Class.forName(UserJars.SUM_COMBINER, false, daemonLoader()));
             assertThrows(ClassNotFoundException.class, () -> b.loadClass(UserJars.SUM_COMBINER));
             assertSame(Text.class, a.loadClass(Text.class.getName()), "parent first: Hadoop's own Text");
         }

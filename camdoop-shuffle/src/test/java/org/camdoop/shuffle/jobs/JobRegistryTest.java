@@ -184,7 +184,8 @@ class JobRegistryTest {
         assertEquals(RegisterOutcome.Kind.REGISTERED, denied.kind(), denied.message());
         RegisteredJob job = denied.job().orElseThrow();
         assertEquals(new UserCodeDecision(UserCodeDecision.Kind.MERGE_ONLY,
-                "combiner " + UserJars.BOOM_COMBINER + " is user code and camdoop.daemon.user-code=deny"), job.decision());
+                "combiner " + UserJars.BOOM_COMBINER + " is user code and camdoop.daemon.user-code=deny"),
+                job.decision());
         assertEquals(Optional.empty(), job.aggregation().combiner());
     }
 
@@ -194,7 +195,8 @@ class JobRegistryTest {
         RegisterOutcome outcome = registerFromTask(registry("deny"),
                 spec(UserJars.SUM_COMBINER, UserJars.REVERSE_COMPARATOR));
 
-        assertEquals(RegisterOutcome.refused("job " + JOB + " refused: its sort comparator " + UserJars.REVERSE_COMPARATOR
+        assertEquals(RegisterOutcome.refused("job " + JOB + " refused: its sort comparator "
+                + UserJars.REVERSE_COMPARATOR
                 + " is user code and camdoop.daemon.user-code=deny; run the job on the stock shuffle"), outcome);
     }
 

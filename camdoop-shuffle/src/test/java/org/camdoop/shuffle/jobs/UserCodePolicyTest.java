@@ -38,7 +38,8 @@ class UserCodePolicyTest {
 
     @Test
     void allowRunsAnyCombiner() {
-        JobSpec s = spec("mapred.combiner.class", "userjob.SumCombiner", MRJobConfig.KEY_COMPARATOR, "userjob.ReverseText");
+        JobSpec s = spec("mapred.combiner.class", "userjob.SumCombiner",
+                MRJobConfig.KEY_COMPARATOR, "userjob.ReverseText");
         assertEquals(combine(), policy("allow", "").decide(s));
     }
 
@@ -60,7 +61,8 @@ class UserCodePolicyTest {
     void denyRefusesAJobWhoseComparatorIsUserCode() {
         JobSpec s = spec(MRJobConfig.KEY_COMPARATOR, "userjob.ReverseText");
         assertEquals(new UserCodeDecision(UserCodeDecision.Kind.REFUSE, "job " + JOB + " refused: its sort comparator"
-                + " userjob.ReverseText is user code and camdoop.daemon.user-code=deny; run the job on the stock shuffle"),
+                + " userjob.ReverseText is user code and camdoop.daemon.user-code=deny;"
+                + " run the job on the stock shuffle"),
                 policy("deny", "").decide(s));
     }
 
@@ -73,15 +75,18 @@ class UserCodePolicyTest {
     @Test
     void denyRefusesAUserCodecOnlyWhenMapOutputIsCompressed() {
         JobSpec off = spec(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, "userjob.Codec");
-        JobSpec on = spec(MRJobConfig.MAP_OUTPUT_COMPRESS, "true", MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, "userjob.Codec");
+        JobSpec on = spec(MRJobConfig.MAP_OUTPUT_COMPRESS, "true",
+                MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, "userjob.Codec");
         assertEquals(UserCodeDecision.Kind.MERGE_ONLY, policy("deny", "").decide(off).kind());
         assertEquals("job " + JOB + " refused: its map output codec userjob.Codec is user code and"
-                + " camdoop.daemon.user-code=deny; run the job on the stock shuffle", policy("deny", "").decide(on).reason());
+                + " camdoop.daemon.user-code=deny; run the job on the stock shuffle",
+                policy("deny", "").decide(on).reason());
     }
 
     @Test
     void allowListCoversComparatorsAndCombiners() {
-        JobSpec s = spec("mapred.combiner.class", "userjob.SumCombiner", MRJobConfig.KEY_COMPARATOR, "userjob.ReverseText");
+        JobSpec s = spec("mapred.combiner.class", "userjob.SumCombiner",
+                MRJobConfig.KEY_COMPARATOR, "userjob.ReverseText");
         assertEquals(combine(), policy("allow-list", "userjob.ReverseText, userjob.SumCombiner").decide(s));
         assertEquals(new UserCodeDecision(UserCodeDecision.Kind.MERGE_ONLY,
                 "combiner userjob.SumCombiner is user code not on camdoop.daemon.user-code.allow-list"),

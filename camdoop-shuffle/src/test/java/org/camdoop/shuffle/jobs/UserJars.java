@@ -112,7 +112,8 @@ final class UserJars {
         try (Stream<Path> walk = Files.walk(classes)) {
             files = walk.filter(Files::isRegularFile).sorted().toList();
         }
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
             for (Path f : files) {
                 JarEntry entry = new JarEntry(classes.relativize(f).toString().replace('\\', '/'));
                 entry.setTime(0);
