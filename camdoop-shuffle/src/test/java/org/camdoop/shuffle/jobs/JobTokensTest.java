@@ -1,0 +1,126 @@
+package org.camdoop.shuffle.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.security.TokenCache;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.token.Token;
+import org.junit.jupiter.api.Test;
+
+class JobTokensTest {
+    static final String JOB = "job_1700000000000_0002";
+    static final String ATTEMPT = "attempt_1700000000000_0002_m_000003_0";
+
+    /** A job token made as the MR application master makes it, read back the way a task reads it. */
+    static Token<JobTokenIdentifier> jobTokenFromTaskCredentials(String jobId) {
+        JobTokenSecretManager secrets = new JobTokenSecretManager();
+        Token<JobTokenIdentifier> token = new Token<>(new JobTokenIdentifier(new Text(jobId)), secrets);
+        Credentials credentials = new Credentials();
+        TokenCache.setJobToken(token, credentials);
+        return TokenCache.getJobToken(credentials);
+    }
+
+    static JobTokens tokens(boolean trustOnFirstUse) {
+        Configuration conf = new Configuration(false);
+        conf.setBoolean(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE, trustOnFirstUse);
+        return new JobTokens(JobsConfig.from(conf));
+    }
+
+    static MapOutput output(String attempt) {
+        return new MapOutput(JOB, attempt, "/nm/local/" + attempt + "/file.out", "/nm/local/" + attempt
+                + "/file.out.index", 2);
+    }
+
+    @Test
+    void aProofFromTheTasksJobTokenIsAccepted() {
+        Token<JobTokenIdentifier> token = jobTokenFromTaskCredentials(JOB);
+        JobTokens tokens = tokens(false);
+        tokens.add(JOB, token.getPassword());
+
+        assertEquals(Verdict.OK, tokens.check(MapOutputRegistration.signed(output(ATTEMPT), token)));
+    }
+
+    @Test
+    void unknownJobAndBadProofGetExactErrors() {
+        Token<JobTokenIdentifier> token = jobTokenFromTaskCredentials(JOB);
+        Token<JobTokenIdentifier> otherJobsToken = jobTokenFromTaskCredentials(JOB);
+        JobTokens tokens = tokens(false);
+
+        assertEquals(Verdict.refused("unknown job " + JOB + ": no job token registered"),
+                tokens.check(MapOutputRegistration.signed(output(ATTEMPT), token)));
+        tokens.add(JOB, token.getPassword());
+        assertEquals(Verdict.refused("map output registration for " + ATTEMPT + " refused: bad job token proof"),
+                tokens.check(MapOutputRegistration.signed(output(ATTEMPT), otherJobsToken)));
+    }
+
+    @Test
+    void aProofCoversEveryFieldAndCannotBeReplayedForAnotherRequest() {
+        Token<JobTokenIdentifier> token = jobTokenFromTaskCredentials(JOB);
+        JobTokens tokens = tokens(false);
+        tokens.add(JOB, token.getPassword());
+        MapOutput real = output(ATTEMPT);
+        byte[] proof = JobTokenProof.forMapOutput(token.getPassword(), real);
+
+        List<MapOutput> altered = List.of(
+                new MapOutput(JOB, "attempt_1700000000000_0002_m_000003_1", real.outputFile(), real.indexFile(), 2),
+                new MapOutput(JOB, ATTEMPT, "/elsewhere/file.out", real.indexFile(), 2),
+                new MapOutput(JOB, ATTEMPT, real.outputFile(), "/elsewhere/file.out.index", 2),
+                new MapOutput(JOB, ATTEMPT, real.outputFile(), real.indexFile(), 3));
+        for (MapOutput o : altered) {
+            assertEquals(false, tokens.check(new MapOutputRegistration(o, proof)).accepted(), o.toString());
+        }
+        JobSpec spec = new JobSpec(JOB, Map.of(), List.of());
+        byte[] specProof = JobTokenProof.forSpec(token.getPassword(), spec);
+        assertEquals(Verdict.OK, tokens.check(spec, specProof));
+        assertEquals(false, tokens.check(new MapOutputRegistration(real, specProof)).accepted());
+        assertEquals(Verdict.refused("job spec registration for " + JOB + " refused: bad job token proof"),
+                tokens.check(spec, proof));
+    }
+
+    @Test
+    void proofIsHmacSha256OfTheDocumentedMessage() throws Exception {
+        byte[] key = {1, 2, 3};
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+        byte[] expected = mac.doFinal(("camdoop-register-v1\n" + JOB + "\n" + ATTEMPT + "\n/nm/local/" + ATTEMPT
+                + "/file.out\n/nm/local/" + ATTEMPT + "/file.out.index\n2").getBytes("UTF-8"));
+        assertArrayEquals(expected, JobTokenProof.forMapOutput(key, output(ATTEMPT)));
+    }
+
+    @Test
+    void trustOnFirstUseIsOffByDefaultAndLoopbackOnly() throws Exception {
+        byte[] pw = {9, 9};
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        InetAddress remote = InetAddress.getByAddress(new byte[] {10, 0, 0, 7});
+
+        assertEquals(Verdict.refused("job token for " + JOB
+                + " refused: camdoop.daemon.job-token.trust-on-first-use is off"),
+                tokens(false).claimOnFirstUse(JOB, pw, loopback));
+        JobTokens tofu = tokens(true);
+        assertEquals(Verdict.refused("job token for " + JOB + " refused: only loopback clients may present one, not"
+                + " 10.0.0.7"), tofu.claimOnFirstUse(JOB, pw, remote));
+        assertEquals(false, tofu.knows(JOB));
+        assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw, loopback));
+        assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw.clone(), loopback));
+        assertEquals(Verdict.refused("job token for " + JOB + " refused: the job already has another token"),
+                tofu.claimOnFirstUse(JOB, new byte[] {1}, loopback));
+    }
+
+    @Test
+    void mapOutputRejectsAnAttemptOfAnotherJobOrAReduce() {
+        assertEquals("attempt attempt_1700000000000_0009_m_000003_0 is not of job " + JOB,
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new MapOutput(JOB,
+                        "attempt_1700000000000_0009_m_000003_0", "/f", "/i", 1)).getMessage());
+        assertEquals("attempt attempt_1700000000000_0002_r_000003_0 is not a map attempt",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new MapOutput(JOB,
+                        "attempt_1700000000000_0002_r_000003_0", "/f", "/i", 1)).getMessage());
+    }
+}
