@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.camdoop.torus.topology.Coord;
 import org.junit.jupiter.api.Test;
 
@@ -24,14 +22,19 @@ class ConfigurationFilesTest {
 
     @Test
     void everyKeyIsDocumentedWithItsDefault() throws Exception {
-        String xml = Files.readString(CONF.resolve("camdoop-site.xml"));
-        Matcher m = Pattern.compile("<name>([^<]+)</name>\\s*<value>([^<]*)</value>\\s*<description>([^<]+)</description>")
-                .matcher(xml);
+        // A real XML parse: a malformed template fails here, as it would fail Hadoop's Configuration.
+        org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(CONF.resolve("camdoop-site.xml").toFile());
+        org.w3c.dom.NodeList properties = doc.getElementsByTagName("property");
         Map<String, String> documented = new java.util.HashMap<>();
-        while (m.find()) {
-            documented.put(m.group(1), m.group(2));
-            assertTrue(m.group(3).contains("TransportConfig") || !m.group(1).startsWith("camdoop.transport"),
-                    m.group(1) + " must name its constant's class");
+        for (int i = 0; i < properties.getLength(); i++) {
+            org.w3c.dom.Element p = (org.w3c.dom.Element) properties.item(i);
+            String name = p.getElementsByTagName("name").item(0).getTextContent().trim();
+            String value = p.getElementsByTagName("value").item(0).getTextContent().trim();
+            String description = p.getElementsByTagName("description").item(0).getTextContent();
+            documented.put(name, value);
+            assertTrue(description.contains("TransportConfig") || !name.startsWith("camdoop.transport"),
+                    name + " must name its constant's class");
         }
         List<String> keys = new ArrayList<>();
         for (Field f : TransportConfig.class.getFields()) {
