@@ -62,6 +62,8 @@ public final class Vertex {
     private boolean yielded;
     private long linkBytesOut;
     private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
+    private final java.util.concurrent.CompletableFuture<VertexState> finished =
+            new java.util.concurrent.CompletableFuture<>();
 
     public Vertex(VertexContext context, String coordLabel) {
         this.context = context;
@@ -82,6 +84,11 @@ public final class Vertex {
 
     public String label() {
         return label;
+    }
+
+    /** Completes with DONE or FAILED once the vertex has sent its end (or its failure). */
+    public java.util.concurrent.CompletionStage<VertexState> finished() {
+        return finished;
     }
 
     /** Starts merging with the runs over this server's local map outputs (already striped) and their attempts. */
@@ -264,6 +271,7 @@ public final class Vertex {
         state = VertexState.DONE;
         published = state;
         context.output().end(new EndOfStream(all, combined, linkBytes));
+        finished.complete(state);
     }
 
     private void failNow(String reason) {
@@ -279,6 +287,7 @@ public final class Vertex {
         }
         published = state;
         context.output().fail(label + ": " + reason);
+        finished.complete(state);
     }
 
     private void closePipeline() throws IOException {

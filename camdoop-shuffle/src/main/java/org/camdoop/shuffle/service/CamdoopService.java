@@ -1,0 +1,231 @@
+package org.camdoop.shuffle.service;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.service.net.ShuffleMessages;
+import org.camdoop.shuffle.service.net.StreamInput;
+import org.camdoop.shuffle.service.net.StreamOutput;
+import org.camdoop.shuffle.service.plan.ShufflePlan;
+import org.camdoop.shuffle.service.plan.StreamEdge;
+import org.camdoop.shuffle.service.plan.VertexPlan;
+import org.camdoop.shuffle.service.vertex.LocalInputs;
+import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.shuffle.service.vertex.VertexContext;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.TransportListener;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Camdoop service on one daemon. The reduce task's daemon calls {@link #startShuffle}: it tells every other live
+ * daemon (a START service message) and runs its own part; every daemon derives from the spec alone which vertices it
+ * hosts, opens their streams, and starts them on its local map outputs. Vertices run on the context's executor; this
+ * class only sets them up and tears them down.
+ *
+ * <p>Thread-safety: {@code running} is a concurrent map; {@code view} is replaced whole (volatile). Service messages
+ * arrive on the transport's event loop and are handed to the vertex executor at once.
+ */
+public final class CamdoopService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CamdoopService.class);
+    /** Service messages travel as "tree" 255 of the job's partition: no data stream uses it. */
+    private static final int CONTROL_TREE = 255;
+
+    private record ShuffleKey(long jobKey, int partition) {
+    }
+
+    /** The vertices of one shuffle on this daemon, and the streams they receive on; the lists are guarded by the record. */
+    private record Running(List<Vertex> vertices, List<InboundStream> inputs) {
+    }
+
+    private final ServiceContext context;
+    private final TorusNode node;
+    private final TorusShape shape;
+    private final Map<ShuffleKey, Running> running = new ConcurrentHashMap<>();
+    private volatile FailureView view;
+
+    public CamdoopService(ServiceContext context) {
+        this.context = context;
+        this.node = context.node();
+        this.shape = node.shape();
+        this.view = context.initialView();
+        node.setServiceHandler(this::onMessage);
+        node.addListener(new TransportListener() {
+            @Override
+            public void serverFailed(Coord server) {
+                view = view.withFailed(server);
+                node.setFailureView(view);
+            }
+        });
+    }
+
+    /** Failed and vacant servers as this daemon knows them. */
+    public FailureView view() {
+        return view;
+    }
+
+    /** Shuffles with vertices still running here. */
+    public int runningShuffles() {
+        return running.size();
+    }
+
+    /**
+     * Starts a shuffle whose root is this server: tells every other live daemon and runs the local vertices.
+     *
+     * @return the merged stream for the reduce task
+     * @throws IllegalArgumentException if the spec's root is not this server
+     */
+    public RootStream startShuffle(ShuffleSpec spec) {
+        if (!spec.root().equals(node.coord())) {
+            throw new IllegalArgumentException("shuffle " + spec.describe() + " must start on its root, not on "
+                    + node.coord());
+        }
+        ShufflePlan plan = new ShufflePlan(spec, view);
+        byte[] start = ShuffleMessages.start(spec);
+        StreamId control = new StreamId(spec.jobKey(), spec.partition(), CONTROL_TREE, node.index());
+        for (int s = 0; s < shape.size(); s++) {
+            if (s != node.index() && view.isLive(s)) {
+                node.sendService(shape.coord(s), control, Unpooled.wrappedBuffer(start));
+            }
+        }
+        RootStream root = new RootStream(context.rootCapacity());
+        LOG.info("starting shuffle {}", spec.describe());
+        runLocal(plan, Optional.of(root));
+        return root;
+    }
+
+    /** Stops this daemon's vertices of a shuffle (and tells the others when {@code broadcast}). */
+    public void abort(long jobKey, int partition, String reason, boolean broadcast) {
+        Running r = running.remove(new ShuffleKey(jobKey, partition));
+        if (r != null) {
+            r.vertices().forEach(v -> v.fail("aborted: " + reason));
+        }
+        if (broadcast) {
+            StreamId control = new StreamId(jobKey, partition, CONTROL_TREE, node.index());
+            byte[] abort = ShuffleMessages.abort(jobKey, partition, reason);
+            for (int s = 0; s < shape.size(); s++) {
+                if (s != node.index() && view.isLive(s)) {
+                    node.sendService(shape.coord(s), control, Unpooled.wrappedBuffer(abort));
+                }
+            }
+        }
+    }
+
+    private void onMessage(Coord from, StreamId id, ByteBuf payload) {
+        byte[] bytes;
+        try {
+            bytes = ByteBufUtil.getBytes(payload);
+        } finally {
+            payload.release();
+        }
+        context.vertices().execute(() -> {
+            ShuffleMessages.Message m;
+            try {
+                m = ShuffleMessages.decode(bytes);
+            } catch (IllegalArgumentException e) {
+                LOG.warn("bad service message from {}: {}", from, e.getMessage());
+                return;
+            }
+            if (m instanceof ShuffleMessages.Start s) {
+                runLocal(new ShufflePlan(s.spec(), view), Optional.empty());
+            } else if (m instanceof ShuffleMessages.Abort a) {
+                abort(a.jobKey(), a.partition(), a.reason() + " (from " + from + ")", false);
+            }
+        });
+    }
+
+    private void runLocal(ShufflePlan plan, Optional<RootStream> root) {
+        ShuffleSpec spec = plan.spec();
+        List<VertexPlan> mine = plan.forServer(node.index());
+        if (mine.isEmpty()) {
+            return;
+        }
+        Optional<JobAggregationSpec> agg = context.specs().forJob(spec.jobId())
+                .map(a -> spec.mode().combines() ? a : a.withoutCombiner())
+                .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
+                        a.combineBatchBytes()));
+        ShuffleKey key = new ShuffleKey(spec.jobKey(), spec.partition());
+        Running r = new Running(new ArrayList<>(), new ArrayList<>());
+        if (running.putIfAbsent(key, r) != null) {
+            LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
+            return;
+        }
+        List<Runnable> toStart = new ArrayList<>();
+        for (VertexPlan vp : mine) {
+            VertexOutput out = vp.isRoot() ? root.orElseThrow(
+                    () -> new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord()))
+                    : new StreamOutput(node.openOutbound(streamOf(spec, vp.output().get()),
+                            shape.coord(vp.output().get().receiverHost())), node.config().segmentBytes());
+            if (agg.isEmpty()) {
+                // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
+                out.fail("daemon " + node.coord() + " does not know job " + spec.jobId());
+                continue;
+            }
+            List<InboundStream> inputs = new ArrayList<>();
+            VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
+                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
+            Vertex vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
+            for (int i = 0; i < vp.inputs().size(); i++) {
+                StreamEdge e = vp.inputs().get(i);
+                inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
+                        new StreamInput(vertex, i)));
+            }
+            synchronized (r) {
+                r.vertices().add(vertex);
+                r.inputs().addAll(inputs);
+            }
+            toStart.add(() -> start(vertex, spec, vp, agg.get()));
+        }
+        // Started only once all are registered, so a fast vertex cannot finish the shuffle's bookkeeping early.
+        List<Vertex> registered;
+        synchronized (r) {
+            registered = List.copyOf(r.vertices());
+        }
+        if (registered.isEmpty()) {
+            running.remove(key, r);
+        }
+        for (Vertex v : registered) {
+            v.finished().whenComplete((state, error) -> forget(key, r, v));
+        }
+        toStart.forEach(Runnable::run);
+    }
+
+    private void start(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {
+        try {
+            LocalInputs local = vp.local().isPresent()
+                    ? LocalInputs.open(agg, context.catalog().outputsOf(spec.jobId()), spec.expectedAttempts(),
+                            spec.partition(), vp.local().get())
+                    : LocalInputs.none();
+            vertex.start(local.runs(), local.attempts());
+        } catch (IOException | RuntimeException e) {
+            vertex.fail("cannot read local map outputs on " + node.coord() + ": " + e.getMessage());
+        }
+    }
+
+    private void forget(ShuffleKey key, Running r, Vertex finished) {
+        synchronized (r) {
+            r.vertices().remove(finished);
+            if (r.vertices().isEmpty()) {
+                running.remove(key, r);
+            }
+        }
+    }
+
+    private static StreamId streamOf(ShuffleSpec spec, StreamEdge e) {
+        return new StreamId(spec.jobKey(), spec.partition(), e.tree(), e.sendingVertex());
+    }
+}

@@ -1,0 +1,163 @@
+package org.camdoop.shuffle.service;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+
+/**
+ * The root vertex's output, handed to the reduce task: one sorted stream of chunks, then its end (or a failure). A
+ * bounded queue between the root vertex's thread and the consumer's, so a slow reducer holds the root back, the root
+ * holds its children back through credit, and so on down to the map-output readers.
+ *
+ * <p>All state is guarded by {@code lock}.
+ */
+public final class RootStream implements VertexOutput {
+
+    /** What {@link #next} returns. */
+    public sealed interface Next permits Chunk, End, Failed, Timeout {
+    }
+
+    /** A chunk of whole records, in order. */
+    public record Chunk(byte[] bytes, int length) implements Next {
+    }
+
+    /** The stream is complete; every expected map attempt was included exactly once. */
+    public record End(EndOfStream end) implements Next {
+    }
+
+    /** The shuffle failed; nothing more will come. */
+    public record Failed(String reason) implements Next {
+    }
+
+    /** Nothing arrived within the wait. */
+    public record Timeout() implements Next {
+    }
+
+    private final int capacity;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    private Next last;
+    private Runnable writable;
+    private long bytes;
+
+    /** @param capacity chunks buffered between the root vertex and the consumer */
+    public RootStream(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1");
+        }
+        this.capacity = capacity;
+    }
+
+    /**
+     * The next item, waiting up to {@code wait}: chunks in order, then exactly one End or Failed (repeated on further
+     * calls).
+     */
+    public Next next(Duration wait) throws InterruptedException {
+        Runnable wake = null;
+        Next result;
+        lock.lock();
+        try {
+            long nanos = wait.toNanos();
+            while (chunks.isEmpty() && last == null) {
+                if (nanos <= 0) {
+                    return new Timeout();
+                }
+                nanos = changed.awaitNanos(nanos);
+            }
+            if (!chunks.isEmpty()) {
+                result = chunks.poll();
+                wake = writable;
+                writable = null;
+            } else {
+                result = last;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            wake.run();
+        }
+        return result;
+    }
+
+    /** Bytes the root has delivered so far (what crossed into the reduce task). */
+    public long bytesDelivered() {
+        lock.lock();
+        try {
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean offer(byte[] chunk, int length) {
+        lock.lock();
+        try {
+            if (chunks.size() >= capacity) {
+                return false;
+            }
+            chunks.add(new Chunk(chunk, length));
+            bytes += length;
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void whenWritable(Runnable wake) {
+        boolean now;
+        lock.lock();
+        try {
+            now = chunks.size() < capacity;
+            if (!now) {
+                writable = wake;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (now) {
+            wake.run();
+        }
+    }
+
+    @Override
+    public void end(EndOfStream end) {
+        finish(new End(end));
+    }
+
+    @Override
+    public void fail(String reason) {
+        finish(new Failed(reason));
+    }
+
+    private void finish(Next outcome) {
+        lock.lock();
+        try {
+            if (last == null) {
+                last = outcome;
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits for the end, discarding chunks; for callers that only need the outcome. */
+    public Next drain(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (true) {
+            Next n = next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            if (!(n instanceof Chunk)) {
+                return n;
+            }
+        }
+    }
+}
