@@ -63,7 +63,10 @@ final class ServerRecords implements IndexedSortable {
 
     /** Sorts by partition, then by key in Text's order (unsigned bytes of the characters). */
     void sort() {
-        new QuickSort().sort(this, 0, size);
+        // Hadoop's QuickSort rejects an empty range (it takes a logarithm of the size).
+        if (size > 1) {
+            new QuickSort().sort(this, 0, size);
+        }
     }
 
     @Override
