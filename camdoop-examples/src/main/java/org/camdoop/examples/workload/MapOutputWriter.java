@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -20,7 +21,7 @@ import org.apache.hadoop.util.ReflectionUtils;
 /**
  * Writes sorted records as the final output of a map task: one IFile segment per partition (empty ones included) in
  * {@code file.out} through Hadoop's {@link IFile.Writer}, then {@code file.out.index} through {@link SpillRecord}, on
- * the raw local file system as MapTask does (no {@code .crc} side files). Reuses one Text and one IntWritable.
+ * the raw local file system as MapTask does (no {@code .crc} side files). Reuses its buffers across records.
  */
 final class MapOutputWriter {
     /** File names a map task gives its final output. */
@@ -30,8 +31,11 @@ final class MapOutputWriter {
     private final JobConf job;
     private final FileSystem fs;
     private final CompressionCodec codec;
-    private final Text key = new Text();
-    private final IntWritable value = new IntWritable();
+    /** One record's serialized key (a one-byte vint length, then the characters) and value, reused. */
+    private final byte[] keyBuffer = new byte[1 + KeyStrings.MAX_LENGTH];
+    private final byte[] valueBuffer = new byte[Integer.BYTES];
+    private final DataInputBuffer key = new DataInputBuffer();
+    private final DataInputBuffer value = new DataInputBuffer();
 
     MapOutputWriter(JobConf job) throws IOException {
         this.job = job;
@@ -59,8 +63,17 @@ final class MapOutputWriter {
                 long bytes = 0;
                 for (; position < records.size() && records.partitionAt(position) == p; position++) {
                     int length = records.keyLengthAt(position);
-                    key.set(records.keyBytes(), records.keyOffsetAt(position), length);
-                    value.set(records.valueAt(position));
+                    // Text's serialized form: vint character count (one byte below 128) then the characters; the
+                    // raw append writes exactly what append(Text, IntWritable) would, without a serializer pass.
+                    keyBuffer[0] = (byte) length;
+                    System.arraycopy(records.keyBytes(), records.keyOffsetAt(position), keyBuffer, 1, length);
+                    int v = records.valueAt(position);
+                    valueBuffer[0] = (byte) (v >>> 24);
+                    valueBuffer[1] = (byte) (v >>> 16);
+                    valueBuffer[2] = (byte) (v >>> 8);
+                    valueBuffer[3] = (byte) v;
+                    key.reset(keyBuffer, 1 + length);
+                    value.reset(valueBuffer, Integer.BYTES);
                     writer.append(key, value);
                     count++;
                     bytes += KeyStrings.recordBytes(length);
