@@ -7,8 +7,9 @@ import org.apache.hadoop.util.QuickSort;
 
 /**
  * One server's map output records before they are written: key characters packed in one growing byte array, a value,
- * and the HashPartitioner partition per record, then sorted by (partition, key). One instance is {@link #clear() cleared} and reused for every server, so generating a
- * workload allocates a handful of arrays rather than objects per record. Not thread-safe.
+ * and the HashPartitioner partition per record, then sorted by (partition, key). Keys are ASCII (the sort relies on
+ * it). One instance is {@link #clear() cleared} and reused for every server, so generating a workload allocates a
+ * handful of arrays rather than objects per record. Not thread-safe.
  */
 final class ServerRecords implements IndexedSortable {
     private final int reducers;
@@ -53,6 +54,11 @@ final class ServerRecords implements IndexedSortable {
     int add(byte[] chars, int count) {
         if (chars.length > KeyStrings.MAX_LENGTH) {
             throw new IllegalArgumentException("key longer than " + KeyStrings.MAX_LENGTH + " bytes");
+        }
+        for (byte b : chars) {
+            if (b < 0) {
+                throw new IllegalArgumentException("keys must be ASCII");
+            }
         }
         ensureRoom();
         System.arraycopy(chars, 0, keyBytes, keyBytesUsed, chars.length);
