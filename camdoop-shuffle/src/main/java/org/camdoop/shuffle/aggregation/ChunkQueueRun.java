@@ -50,6 +50,11 @@ public final class ChunkQueueRun implements SortedRun {
         }
     }
 
+    /** Whether the run has reported its end: every chunk it was given has been read to the last record. */
+    public boolean ended() {
+        return state == State.ENDED;
+    }
+
     /** Chunks taken off the queue so far (the transport may return their credits: their bytes are no longer queued). */
     public long chunksConsumed() {
         return chunksConsumed;

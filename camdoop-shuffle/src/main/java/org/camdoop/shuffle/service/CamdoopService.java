@@ -45,7 +45,7 @@ public final class CamdoopService {
     /** Service messages travel as "tree" 255 of the job's partition: no data stream uses it. */
     private static final int CONTROL_TREE = 255;
 
-    private record ShuffleKey(long jobKey, int partition) {
+    private record ShuffleKey(long streamKey, int partition) {
     }
 
     /** The vertices of one shuffle on this daemon, and the streams they receive on; the lists are guarded by the record. */
@@ -96,7 +96,7 @@ public final class CamdoopService {
         }
         ShufflePlan plan = new ShufflePlan(spec, view);
         byte[] start = ShuffleMessages.start(spec);
-        StreamId control = new StreamId(spec.jobKey(), spec.partition(), CONTROL_TREE, node.index());
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), CONTROL_TREE, node.index());
         for (int s = 0; s < shape.size(); s++) {
             if (s != node.index() && view.isLive(s)) {
                 node.sendService(shape.coord(s), control, Unpooled.wrappedBuffer(start));
@@ -109,14 +109,18 @@ public final class CamdoopService {
     }
 
     /** Stops this daemon's vertices of a shuffle (and tells the others when {@code broadcast}). */
-    public void abort(long jobKey, int partition, String reason, boolean broadcast) {
-        Running r = running.remove(new ShuffleKey(jobKey, partition));
+    public void abort(ShuffleSpec spec, String reason, boolean broadcast) {
+        abort(spec.streamKey(), spec.partition(), reason, broadcast);
+    }
+
+    private void abort(long streamKey, int partition, String reason, boolean broadcast) {
+        Running r = running.remove(new ShuffleKey(streamKey, partition));
         if (r != null) {
             r.vertices().forEach(v -> v.fail("aborted: " + reason));
         }
         if (broadcast) {
-            StreamId control = new StreamId(jobKey, partition, CONTROL_TREE, node.index());
-            byte[] abort = ShuffleMessages.abort(jobKey, partition, reason);
+            StreamId control = new StreamId(streamKey, partition, CONTROL_TREE, node.index());
+            byte[] abort = ShuffleMessages.abort(streamKey, partition, reason);
             for (int s = 0; s < shape.size(); s++) {
                 if (s != node.index() && view.isLive(s)) {
                     node.sendService(shape.coord(s), control, Unpooled.wrappedBuffer(abort));
@@ -143,7 +147,7 @@ public final class CamdoopService {
             if (m instanceof ShuffleMessages.Start s) {
                 runLocal(new ShufflePlan(s.spec(), view), Optional.empty());
             } else if (m instanceof ShuffleMessages.Abort a) {
-                abort(a.jobKey(), a.partition(), a.reason() + " (from " + from + ")", false);
+                abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
             }
         });
     }
@@ -158,7 +162,7 @@ public final class CamdoopService {
                 .map(a -> spec.mode().combines() ? a : a.withoutCombiner())
                 .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
                         a.combineBatchBytes()));
-        ShuffleKey key = new ShuffleKey(spec.jobKey(), spec.partition());
+        ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         Running r = new Running(new ArrayList<>(), new ArrayList<>());
         if (running.putIfAbsent(key, r) != null) {
             LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
@@ -201,6 +205,14 @@ public final class CamdoopService {
         for (Vertex v : registered) {
             v.finished().whenComplete((state, error) -> forget(key, r, v));
         }
+        if (root.isPresent() && !registered.isEmpty()) {
+            // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
+            registered.get(0).finished().thenAccept(state -> {
+                if (state == org.camdoop.shuffle.service.vertex.VertexState.FAILED) {
+                    abort(spec.streamKey(), spec.partition(), "the root failed", true);
+                }
+            });
+        }
         toStart.forEach(Runnable::run);
     }
 
@@ -226,6 +238,6 @@ public final class CamdoopService {
     }
 
     private static StreamId streamOf(ShuffleSpec spec, StreamEdge e) {
-        return new StreamId(spec.jobKey(), spec.partition(), e.tree(), e.sendingVertex());
+        return new StreamId(spec.streamKey(), spec.partition(), e.tree(), e.sendingVertex());
     }
 }

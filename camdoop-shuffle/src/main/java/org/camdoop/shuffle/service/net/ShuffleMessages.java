@@ -21,9 +21,9 @@ import org.camdoop.torus.trees.TreeChoice;
  *
  * <pre>
  * u8 type
- * 1 START  i64 jobKey; utf jobId; i32 partition; i32 x, y, z (root); u8 mode; u8 trees;
+ * 1 START  i64 jobKey; utf jobId; i32 partition; i32 attempt; i32 x, y, z (root); u8 mode; u8 trees;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
- * 2 ABORT  i64 jobKey; i32 partition; utf reason
+ * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
  */
@@ -43,8 +43,8 @@ public final class ShuffleMessages {
     public record Start(ShuffleSpec spec) implements Message {
     }
 
-    /** Stop working on this shuffle. */
-    public record Abort(long jobKey, int partition, String reason) implements Message {
+    /** Stop working on this shuffle (named by {@link ShuffleSpec#streamKey()} and partition). */
+    public record Abort(long streamKey, int partition, String reason) implements Message {
     }
 
     public static byte[] start(ShuffleSpec spec) {
@@ -53,6 +53,7 @@ public final class ShuffleMessages {
             out.writeLong(spec.jobKey());
             out.writeUTF(spec.jobId());
             out.writeInt(spec.partition());
+            out.writeInt(spec.attempt());
             out.writeInt(spec.root().x());
             out.writeInt(spec.root().y());
             out.writeInt(spec.root().z());
@@ -67,10 +68,10 @@ public final class ShuffleMessages {
         });
     }
 
-    public static byte[] abort(long jobKey, int partition, String reason) {
+    public static byte[] abort(long streamKey, int partition, String reason) {
         return write(out -> {
             out.writeByte(ABORT);
-            out.writeLong(jobKey);
+            out.writeLong(streamKey);
             out.writeInt(partition);
             out.writeUTF(reason.length() > 2000 ? reason.substring(0, 2000) : reason);
         });
@@ -104,6 +105,7 @@ public final class ShuffleMessages {
         long jobKey = in.readLong();
         String jobId = in.readUTF();
         int partition = in.readInt();
+        int attempt = in.readInt();
         Coord root = new Coord(in.readInt(), in.readInt(), in.readInt());
         ShuffleMode mode = enumAt(ShuffleMode.values(), in.readUnsignedByte(), "mode");
         TreeChoice trees = enumAt(TreeChoice.values(), in.readUnsignedByte(), "tree choice");
@@ -115,11 +117,11 @@ public final class ShuffleMessages {
         TreeSet<String> attempts = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             int task = WritableUtils.readVInt(in);
-            int attempt = WritableUtils.readVInt(in);
-            attempts.add(new TaskAttemptID(new org.apache.hadoop.mapreduce.TaskID(job, TaskType.MAP, task), attempt)
+            int mapAttempt = WritableUtils.readVInt(in);
+            attempts.add(new TaskAttemptID(new org.apache.hadoop.mapreduce.TaskID(job, TaskType.MAP, task), mapAttempt)
                     .toString());
         }
-        return new Start(new ShuffleSpec(jobKey, jobId, partition, root, mode, trees, attempts));
+        return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts));
     }
 
     private static <E> E enumAt(E[] values, int ordinal, String what) {

@@ -31,6 +31,7 @@ public final class StreamInput implements InboundHandler {
     public void onData(InboundStream stream, long seq, ByteBuf data) {
         byte kind = data.readByte();
         if (kind == StreamFrames.WHOLE) {
+            // Zero copy: the chunk stays in its transport buffer until the vertex's merge has moved past it.
             ByteBuffer bytes = data.nioBuffer();
             vertex.onChunk(input, new InboundChunk(bytes, () -> {
                 data.release();

@@ -10,7 +10,6 @@ final class ChunkInputs {
 
     private final ArrayDeque<InboundChunk>[] queues;
     private final long[] released;
-    private final long[] received;
 
     @SuppressWarnings("unchecked")
     ChunkInputs(int inputs) {
@@ -19,17 +18,10 @@ final class ChunkInputs {
             queues[i] = new ArrayDeque<>();
         }
         this.released = new long[inputs];
-        this.received = new long[inputs];
     }
 
     void add(int input, InboundChunk chunk) {
         queues[input].add(chunk);
-        received[input]++;
-    }
-
-    /** Chunks received so far on {@code input}. */
-    long size(int input) {
-        return received[input];
     }
 
     /** Releases the chunks of {@code input} numbered below {@code count} (in arrival order) not yet released. */

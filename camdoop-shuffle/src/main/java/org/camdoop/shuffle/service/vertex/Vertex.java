@@ -226,10 +226,11 @@ public final class Vertex {
     private void releaseConsumed() {
         int blocked = pipeline.blockedInput();
         for (int i = 0; i < children.length; i++) {
-            // The chunk a run is positioned in is still being read, unless the run has drained it (it is the one the
-            // merge now waits for) or has ended; every chunk before it is done with.
+            // The chunk a run is positioned in may still be being read (loaded is not finished), unless the run has
+            // drained it: it is the input the merge now waits for, or it has returned its end. Chunks before it are
+            // done with.
             long consumed = children[i].chunksConsumed();
-            boolean drained = i == blocked || childEnds[i] != null && held.size(i) <= consumed;
+            boolean drained = i == blocked || children[i].ended();
             held.releaseUpTo(i, drained ? consumed : consumed - 1);
         }
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ShufflePlanTest {
 
     private static ShuffleSpec spec(Coord root, ShuffleMode mode, TreeChoice trees) {
-        return new ShuffleSpec(77L, "job_1_0001", 3, root, mode, trees, new TreeSet<>(List.of("attempt_1_0001_m_000000_0")));
+        return new ShuffleSpec(77L, "job_1_0001", 3, 0, root, mode, trees, new TreeSet<>(List.of("attempt_1_0001_m_000000_0")));
     }
 
     @ParameterizedTest(name = "{0} {1} {2} failed={3}")

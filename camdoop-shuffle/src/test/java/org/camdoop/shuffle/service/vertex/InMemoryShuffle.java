@@ -108,8 +108,10 @@ final class InMemoryShuffle implements AutoCloseable {
             }
             maxHeldPerLink.accumulateAndGet(window - credits.get(), Math::max);
             linkChunks.incrementAndGet();
-            ByteBuffer copy = ByteBuffer.wrap(Arrays.copyOf(chunk, length));
-            receiver.onChunk(input, new InboundChunk(copy, () -> {
+            byte[] copy = Arrays.copyOf(chunk, length);
+            receiver.onChunk(input, new InboundChunk(ByteBuffer.wrap(copy), () -> {
+                // Poisoned on release, as a reused transport buffer would be: reading it after release corrupts.
+                Arrays.fill(copy, (byte) 0xA5);
                 if (credits.incrementAndGet() > window) {
                     throw new AssertionError("a chunk was released twice");
                 }

@@ -93,7 +93,7 @@ class VertexNetworkTest {
 
     private Outcome shuffle(JobConf conf, Job job, TorusShape shape, FailureView view, Coord root, ShuffleMode mode,
             TreeChoice trees, int partition, TreeSet<String> expected, int window) throws Exception {
-        ShuffleSpec spec = new ShuffleSpec(99L, "job_1_0001", partition, root, mode, trees, expected);
+        ShuffleSpec spec = new ShuffleSpec(99L, "job_1_0001", partition, 0, root, mode, trees, expected);
         JobAggregationSpec agg = JobAggregationSpec.fromJob(conf).withBufferSizes(4096, 4096);
         if (!mode.combines()) {
             agg = agg.withoutCombiner();

@@ -13,6 +13,8 @@ public final class CreditLedger {
     private long acked;
     private long limit;
     private long nextSeq = 1;
+    // Whether the receiver has announced at all, i.e. has opened its end of the stream.
+    private boolean heard;
 
     /**
      * Applies an announcement.
@@ -20,6 +22,7 @@ public final class CreditLedger {
      * @return how many more frames are now acknowledged (0 for a stale announcement)
      */
     public long onCredit(long ackedSeq, long limitSeq) {
+        heard = true;
         if (limitSeq > limit) {
             limit = limitSeq;
         }
@@ -34,9 +37,13 @@ public final class CreditLedger {
         return 0;
     }
 
-    /** Whether a frame with this sequence may go out now (END carries no data and needs no credit). */
+    /**
+     * Whether a frame with this sequence may go out now. END carries no data and needs no credit, but like data it waits
+     * until the receiver has announced itself: before that the receiver's server may not have opened the stream yet and
+     * would drop the END as addressed to an unknown stream (it is resent only on a reroute).
+     */
     public boolean maySend(long seq, boolean end) {
-        return end || seq <= limit;
+        return end ? heard : seq <= limit;
     }
 
     /** Records that {@link #nextSeq()} went out. */

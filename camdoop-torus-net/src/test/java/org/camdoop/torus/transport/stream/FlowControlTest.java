@@ -14,6 +14,7 @@ class FlowControlTest {
     void senderNeverExceedsTheAnnouncedLimitAndStaleAnnouncementsChangeNothing() {
         CreditLedger l = new CreditLedger();
         assertFalse(l.maySend(1, false), "no credit before the first announcement");
+        assertFalse(l.maySend(1, true), "not even END: the receiver may not have opened the stream yet");
         assertEquals(0, l.onCredit(0, 2));
         assertTrue(l.maySend(1, false));
         l.sent();
