@@ -84,6 +84,13 @@ public final class FailureView {
         return new FailureView(shape, f, vacant, cutLinks);
     }
 
+    /** This view plus one vacant coordinate (no server was ever deployed there). */
+    public FailureView withVacant(Coord c) {
+        BitSet v = (BitSet) vacant.clone();
+        v.set(shape.index(c));
+        return new FailureView(shape, failed, v, cutLinks);
+    }
+
     /**
      * This view plus one cut link between neighbours {@code a} and {@code b}.
      *

@@ -345,18 +345,21 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             }
         }
         inbound.values().forEach(InboundStream::reannounce);
+        LOG.info("link {} from {} to {} is up", link.port().label(), shape.coord(self), shape.coord(link.peer()));
         listeners.forEach(l -> l.linkUp(link.port(), shape.coord(link.peer())));
     }
 
     @Override
     public void linkDown(Link link, String reason) {
         int peer = link.peer();
+        LOG.warn("link {} from {} to {} is down: {}", link.port().label(), shape.coord(self), shape.coord(peer), reason);
         listeners.forEach(l -> l.linkDown(link.port(), shape.coord(peer), reason));
         listeners.forEach(l -> l.serverSuspected(shape.coord(peer)));
         if (!failureTimers.containsKey(peer)) {
             failureTimers.put(peer, loop.schedule(() -> {
                 failureTimers.remove(peer);
                 if (!link.isUp()) {
+                    LOG.warn("server {} unreachable for the failure timeout: declared failed", shape.coord(peer));
                     listeners.forEach(l -> l.serverFailed(shape.coord(peer)));
                 }
             }, failureTimeoutNanos, TimeUnit.NANOSECONDS));

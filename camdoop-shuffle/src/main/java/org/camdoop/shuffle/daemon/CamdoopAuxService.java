@@ -1,0 +1,114 @@
+package org.camdoop.shuffle.daemon;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataInputByteBuffer;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
+import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
+import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hosts a {@link CamdoopDaemon} inside a NodeManager: add {@code camdoop_shuffle} to
+ * {@code yarn.nodemanager.aux-services} with {@code yarn.nodemanager.aux-services.camdoop_shuffle.class} set to this
+ * class. Thin: it starts and stops the daemon with the NodeManager and tells it about applications.
+ *
+ * <p>Jobs must list {@code camdoop_shuffle} in {@code mapreduce.job.shuffle.provider.services}: only then does the
+ * MapReduce ApplicationMaster hand this service the job's shuffle secret (as it does the stock ShuffleHandler's), which
+ * {@link #initializeApplication} gives the daemon. Tasks prove their map-output registrations with the same secret
+ * ({@code TokenCache.getShuffleSecretKey}).
+ */
+public final class CamdoopAuxService extends AuxiliaryService {
+
+    /** The service name in {@code yarn.nodemanager.aux-services} and {@code mapreduce.job.shuffle.provider.services}. */
+    public static final String NAME = "camdoop_shuffle";
+
+    private static final Logger LOG = LoggerFactory.getLogger(CamdoopAuxService.class);
+
+    // Written by the NodeManager's service thread in start/stop, read by its container-launch threads.
+    private volatile CamdoopDaemon daemon;
+
+    public CamdoopAuxService() {
+        super(NAME);
+    }
+
+    @Override
+    protected void serviceStart() throws Exception {
+        Configuration conf = new Configuration(getConfig());
+        conf.addResource("camdoop-site.xml");
+        daemon = CamdoopDaemon.start(conf);
+        super.serviceStart();
+    }
+
+    @Override
+    protected void serviceStop() throws Exception {
+        CamdoopDaemon d = daemon;
+        daemon = null;
+        if (d != null) {
+            d.close();
+        }
+        super.serviceStop();
+    }
+
+    /** The daemon while the service runs. */
+    public CamdoopDaemon daemon() {
+        CamdoopDaemon d = daemon;
+        if (d == null) {
+            throw new IllegalStateException("the Camdoop auxiliary service is not running");
+        }
+        return d;
+    }
+
+    @Override
+    public void initializeApplication(ApplicationInitializationContext context) {
+        JobID job = jobOf(context.getApplicationId());
+        ByteBuffer data = context.getApplicationDataForService();
+        if (data == null || !data.hasRemaining()) {
+            LOG.warn("application {} brought no shuffle secret for {}: its tasks cannot register map outputs here"
+                    + " (does the job set mapreduce.job.shuffle.provider.services={}?)", job, NAME, NAME);
+            return;
+        }
+        try {
+            daemon().tokens().add(job.toString(), secretOf(data));
+        } catch (IOException e) {
+            LOG.warn("application {}: unreadable shuffle secret: {}", job, e.getMessage());
+        }
+    }
+
+    @Override
+    public void stopApplication(ApplicationTerminationContext context) {
+        JobID job = jobOf(context.getApplicationId());
+        CamdoopDaemon d = daemon;
+        if (d != null && d.registry().unregister(job.toString())) {
+            LOG.info("job {} ended: forgotten", job);
+        }
+        if (d != null) {
+            d.tokens().remove(job.toString());
+        }
+    }
+
+    @Override
+    public ByteBuffer getMetaData() {
+        return ByteBuffer.allocate(0);
+    }
+
+    /** The job of a YARN application, as the stock ShuffleHandler derives it. */
+    static JobID jobOf(ApplicationId app) {
+        return new JobID(Long.toString(app.getClusterTimestamp()), app.getId());
+    }
+
+    /** Reads the token the ApplicationMaster serialised (ShuffleHandler.serializeServiceData's format). */
+    static byte[] secretOf(ByteBuffer data) throws IOException {
+        DataInputByteBuffer in = new DataInputByteBuffer();
+        in.reset(data.duplicate());
+        Token<JobTokenIdentifier> token = new Token<>();
+        token.readFields(in);
+        return token.getPassword();
+    }
+}

@@ -1,0 +1,212 @@
+package org.camdoop.shuffle.daemon;
+
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.jobs.JarCache;
+import org.camdoop.shuffle.jobs.JobRegistry;
+import org.camdoop.shuffle.jobs.JobRegistryContext;
+import org.camdoop.shuffle.jobs.JobTokens;
+import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.jobs.RegisteredJob;
+import org.camdoop.shuffle.service.CamdoopService;
+import org.camdoop.shuffle.service.ServiceContext;
+import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.Topology;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.TransportConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Camdoop daemon: its torus transport, job registry and shuffle service, configured from
+ * {@code camdoop-site.xml}. Started standalone by {@code scripts/camdoop-daemon.sh} (see {@link DaemonMain}) or
+ * inside a NodeManager by {@link CamdoopAuxService}. {@link #close()} stops it cleanly: no thread, socket, class loader
+ * or buffer outlives it.
+ */
+public final class CamdoopDaemon implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CamdoopDaemon.class);
+
+    private final Coord coord;
+    private final EventLoopGroup loop;
+    private final ExecutorService vertices;
+    private final ScheduledExecutorService housekeeping;
+    private final TorusNode node;
+    private final JobTokens tokens;
+    private final JobRegistry registry;
+    private final CamdoopService service;
+
+    private CamdoopDaemon(Coord coord, EventLoopGroup loop, ExecutorService vertices,
+            ScheduledExecutorService housekeeping, TorusNode node, JobTokens tokens, JobRegistry registry,
+            CamdoopService service) {
+        this.coord = coord;
+        this.loop = loop;
+        this.vertices = vertices;
+        this.housekeeping = housekeeping;
+        this.node = node;
+        this.tokens = tokens;
+        this.registry = registry;
+        this.service = service;
+    }
+
+    /**
+     * Starts a daemon from {@code conf}.
+     *
+     * @throws IllegalArgumentException for a configuration problem, with a one-line message naming the key
+     */
+    public static CamdoopDaemon start(Configuration conf) throws IOException, InterruptedException {
+        DaemonConfig daemon = DaemonConfig.from(conf);
+        TransportConfig transport = daemon.transport();
+        transport.clusterSecret();
+        Topology topology = Topology.load(Path.of(transport.topologyFile()));
+        TorusShape shape = topology.shape();
+        Coord coord = daemon.coordinate().orElseGet(() -> localCoordinate(topology));
+        if (!shape.contains(coord) || topology.address(shape.index(coord)) == null) {
+            throw new IllegalArgumentException(DaemonConfig.COORDINATE + " " + coord + " has no line in the topology file "
+                    + transport.topologyFile());
+        }
+        FailureView view = FailureView.none(shape);
+        for (int s = 0; s < shape.size(); s++) {
+            if (topology.address(s) == null) {
+                view = view.withVacant(shape.coord(s));
+            }
+        }
+        JobsConfig jobs = JobsConfig.from(conf);
+        JobTokens tokens = new JobTokens(jobs);
+        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, JarCache.open(jobs), tokens,
+                Clock.systemUTC()));
+        EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
+        ExecutorService vertices = Executors.newFixedThreadPool(daemon.vertexThreads(), named("camdoop-vertex"));
+        ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
+        TorusNode node = null;
+        try {
+            node = TorusNode.start(transport, topology, coord, loop, view);
+            CamdoopService service = new CamdoopService(new ServiceContext(node,
+                    jobId -> registry.mapOutputs(jobId).stream()
+                            .map(m -> new LocalMapOutput(m.attemptId(), new org.apache.hadoop.fs.Path(m.outputFile()),
+                                    new org.apache.hadoop.fs.Path(m.indexFile())))
+                            .toList(),
+                    jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
+                    vertices, view, daemon.pumpRecords(), daemon.rootChunks()));
+            long every = daemon.expiryIntervalMs();
+            housekeeping.scheduleWithFixedDelay(() -> {
+                for (String expired : registry.expireIdle()) {
+                    LOG.info("job {} idle for too long: forgotten", expired);
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+            LOG.info("Camdoop daemon {} of torus {} listening on {}", coord, shape, node.boundAddress());
+            return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, tokens, registry, service);
+        } catch (RuntimeException | InterruptedException e) {
+            if (node != null) {
+                node.close();
+            }
+            housekeeping.shutdownNow();
+            vertices.shutdownNow();
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            registry.close();
+            throw e;
+        }
+    }
+
+    /** The coordinate whose topology line names this machine; several (e.g. one per NodeManager) need the key. */
+    private static Coord localCoordinate(Topology topology) {
+        Set<InetAddress> mine = localAddresses();
+        TorusShape shape = topology.shape();
+        List<Coord> matches = new ArrayList<>();
+        for (int s = 0; s < shape.size(); s++) {
+            SocketAddress a = topology.address(s);
+            if (a instanceof InetSocketAddress inet) {
+                InetAddress host = inet.isUnresolved() ? resolve(inet.getHostString()) : inet.getAddress();
+                if (host != null && mine.contains(host)) {
+                    matches.add(shape.coord(s));
+                }
+            }
+        }
+        if (matches.size() != 1) {
+            throw new IllegalArgumentException((matches.isEmpty() ? "no line of the topology file names this host"
+                    : "the topology file names this host for " + matches) + ": set " + DaemonConfig.COORDINATE);
+        }
+        return matches.get(0);
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Set<InetAddress> localAddresses() {
+        Set<InetAddress> out = new HashSet<>();
+        try {
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                out.addAll(Collections.list(nic.getInetAddresses()));
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list network interfaces: {}", e.getMessage());
+        }
+        return out;
+    }
+
+    private static java.util.concurrent.ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    public Coord coord() {
+        return coord;
+    }
+
+    public TorusNode node() {
+        return node;
+    }
+
+    public CamdoopService service() {
+        return service;
+    }
+
+    public JobRegistry registry() {
+        return registry;
+    }
+
+    /** Where job tokens are learned (the auxiliary service's initializeApplication) and checked. */
+    public JobTokens tokens() {
+        return tokens;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        LOG.info("Camdoop daemon {} stopping", coord);
+        housekeeping.shutdownNow();
+        node.close();
+        vertices.shutdownNow();
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+        vertices.awaitTermination(10, TimeUnit.SECONDS);
+        registry.close();
+    }
+}

@@ -1,0 +1,88 @@
+package org.camdoop.shuffle.daemon;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.transport.TransportConfig;
+
+/**
+ * The daemon's own configuration keys, with their defaults, read from a Hadoop {@link Configuration} (which loads
+ * {@code camdoop-site.xml}). Transport keys live in {@link TransportConfig}, job keys in
+ * {@link org.camdoop.shuffle.jobs.JobsConfig}; every key is documented in {@code conf/camdoop-site.xml}.
+ */
+public final class DaemonConfig {
+
+    /** This daemon's coordinate {@code x,y,z}; empty: the topology file line whose host is this machine. */
+    public static final String COORDINATE = "camdoop.daemon.coordinate";
+    public static final String DEFAULT_COORDINATE = "";
+
+    /** Threads that run vertices (merge and combine); 0 means one per core. */
+    public static final String VERTEX_THREADS = "camdoop.daemon.vertex.threads";
+    public static final int DEFAULT_VERTEX_THREADS = 0;
+
+    /** Records a vertex merges before yielding its thread to other vertices. */
+    public static final String PUMP_RECORDS = "camdoop.daemon.vertex.pump.records";
+    public static final int DEFAULT_PUMP_RECORDS = 4096;
+
+    /** Chunks buffered between a root vertex and its reduce task. */
+    public static final String ROOT_CHUNKS = "camdoop.daemon.root.buffer.chunks";
+    public static final int DEFAULT_ROOT_CHUNKS = 16;
+
+    /** How often idle jobs are expired from the registry. */
+    public static final String EXPIRY_INTERVAL_MS = "camdoop.daemon.job.expiry-interval-ms";
+    public static final long DEFAULT_EXPIRY_INTERVAL_MS = 60_000;
+
+    private final Configuration conf;
+
+    private DaemonConfig(Configuration conf) {
+        this.conf = conf;
+    }
+
+    public static DaemonConfig from(Configuration conf) {
+        return new DaemonConfig(conf);
+    }
+
+    public Configuration hadoop() {
+        return conf;
+    }
+
+    /** The configured coordinate, if any. @throws IllegalArgumentException if malformed */
+    public java.util.Optional<Coord> coordinate() {
+        String c = conf.getTrimmed(COORDINATE, DEFAULT_COORDINATE);
+        return c.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Coord.parse(c));
+    }
+
+    public int vertexThreads() {
+        int n = conf.getInt(VERTEX_THREADS, DEFAULT_VERTEX_THREADS);
+        return n > 0 ? n : Runtime.getRuntime().availableProcessors();
+    }
+
+    public int pumpRecords() {
+        return positive(PUMP_RECORDS, conf.getInt(PUMP_RECORDS, DEFAULT_PUMP_RECORDS));
+    }
+
+    public int rootChunks() {
+        return positive(ROOT_CHUNKS, conf.getInt(ROOT_CHUNKS, DEFAULT_ROOT_CHUNKS));
+    }
+
+    public long expiryIntervalMs() {
+        return positive(EXPIRY_INTERVAL_MS, conf.getLong(EXPIRY_INTERVAL_MS, DEFAULT_EXPIRY_INTERVAL_MS));
+    }
+
+    /** The transport's settings: every {@code camdoop.*} key of the configuration, defaults left to the transport. */
+    public TransportConfig transport() {
+        Map<String, String> values = new HashMap<>();
+        for (Map.Entry<String, String> e : conf.getPropsWithPrefix("camdoop.").entrySet()) {
+            values.put("camdoop." + e.getKey(), conf.get("camdoop." + e.getKey()));
+        }
+        return TransportConfig.of(values);
+    }
+
+    private static <N extends Number> N positive(String key, N value) {
+        if (value.longValue() <= 0) {
+            throw new IllegalArgumentException(key + " must be positive, got " + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,163 @@
+package org.camdoop.shuffle.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+import org.camdoop.shuffle.aggregation.Advance;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.jobs.JobSpec;
+import org.camdoop.shuffle.jobs.JobTokenProof;
+import org.camdoop.shuffle.jobs.MapOutput;
+import org.camdoop.shuffle.jobs.MapOutputOutcome;
+import org.camdoop.shuffle.jobs.MapOutputRegistration;
+import org.camdoop.shuffle.jobs.RegisterOutcome;
+import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.testing.WordCounts;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real daemons on loopback TCP, configured as an operator would, with jobs registered through the registry. */
+class CamdoopDaemonTest {
+
+    private static final String JOB = "job_1700000000000_0007";
+
+    @TempDir
+    Path dir;
+
+    private Path topology(String shape, int servers) throws Exception {
+        StringBuilder t = new StringBuilder("shape " + shape + "\n");
+        for (int s = 0; s < servers; s++) {
+            try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                t.append(s).append(",0,0 127.0.0.1:").append(probe.getLocalPort()).append('\n');
+            }
+        }
+        Path file = dir.resolve("topology");
+        Files.writeString(file, t);
+        return file;
+    }
+
+    private Configuration conf(Path topology, String coord) {
+        Configuration c = new Configuration(false);
+        c.set("camdoop.topology.file", topology.toString());
+        c.set("camdoop.cluster.secret", "cluster-secret");
+        c.set(DaemonConfig.COORDINATE, coord);
+        c.set(DaemonConfig.VERTEX_THREADS, "1");
+        c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + coord).toString());
+        return c;
+    }
+
+    @Test
+    void threeDaemonsShuffleAJobRegisteredThroughTheirRegistries() throws Exception {
+        Path topology = topology("3x1x1", 3);
+        JobConf job = WordCounts.jobWithCombiner(2);
+        job.set("mapreduce.job.id", JOB);
+        byte[] secret = "the job's shuffle secret".getBytes();
+        Token<JobTokenIdentifier> token = new Token<>(new JobTokenIdentifier(new Text(JOB)).getBytes(), secret,
+                JobTokenIdentifier.KIND_NAME, new Text("svc"));
+        List<CamdoopDaemon> daemons = new ArrayList<>();
+        List<Map<String, Integer>> maps = new ArrayList<>();
+        TreeSet<String> attempts = new TreeSet<>();
+        try {
+            for (int s = 0; s < 3; s++) {
+                daemons.add(CamdoopDaemon.start(conf(topology, s + ",0,0")));
+            }
+            for (int s = 0; s < 3; s++) {
+                CamdoopDaemon d = daemons.get(s);
+                d.tokens().add(JOB, secret);
+                JobSpec spec = JobSpec.fromJobConf(job, List.of());
+                RegisterOutcome registered = d.registry().registerFromTask(spec, JobTokenProof.forSpec(secret, spec));
+                assertEquals(RegisterOutcome.Kind.REGISTERED, registered.kind(), registered.message());
+                String attempt = String.format("attempt_1700000000000_0007_m_%06d_0", s);
+                Map<String, Integer> counts = Map.of("apple", s + 1, "pear", 2, "only" + s, 1);
+                Path out = dir.resolve(attempt + ".out");
+                Path index = dir.resolve(attempt + ".out.index");
+                WordCounts.write(job, new org.apache.hadoop.fs.Path(out.toString()),
+                        new org.apache.hadoop.fs.Path(index.toString()), counts);
+                MapOutputOutcome recorded = d.registry().registerMapOutput(MapOutputRegistration.signed(
+                        new MapOutput(JOB, attempt, out.toString(), index.toString(), 2), token));
+                assertEquals(MapOutputOutcome.Kind.ACCEPTED, recorded.kind(), recorded.message());
+                maps.add(counts);
+                attempts.add(attempt);
+            }
+            for (int partition = 0; partition < 2; partition++) {
+                ShuffleSpec spec = new ShuffleSpec(7L, JOB, partition, 0, new Coord(1, 0, 0), ShuffleMode.CAMDOOP,
+                        TreeChoice.SIX, attempts);
+                RootStream root = daemons.get(1).service().startShuffle(spec);
+                ChunkQueueRun records = new ChunkQueueRun("root");
+                RootStream.Next n;
+                while ((n = root.next(Duration.ofSeconds(30))) instanceof RootStream.Chunk c) {
+                    records.offer(c.bytes(), c.length());
+                }
+                assertInstanceOf(RootStream.End.class, n, n::toString);
+                records.finish();
+                SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
+                while (records.advance() == Advance.RECORD) {
+                    sums.merge(WordCounts.text(records.key().array(), records.key().offset(), records.key().length()),
+                            (long) WordCounts.intValue(records.value().array(), records.value().offset(),
+                                    records.value().length()), Long::sum);
+                }
+                assertEquals(WordCounts.reference(maps, partition, 2), sums);
+            }
+        } finally {
+            for (CamdoopDaemon d : daemons) {
+                d.close();
+            }
+        }
+        assertEquals(List.of(), liveCamdoopThreads(), "threads left after close");
+    }
+
+    private static List<String> liveCamdoopThreads() throws InterruptedException {
+        List<String> live = new ArrayList<>();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            live.clear();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.isAlive() && t.getName().startsWith("camdoop-")) {
+                    live.add(t.getName());
+                }
+            }
+            if (live.isEmpty()) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        return live;
+    }
+
+    @Test
+    void configurationMistakesAreOneLineErrors() throws Exception {
+        Path topology = topology("3x1x1", 2);
+        IllegalArgumentException vacant = assertThrows(IllegalArgumentException.class,
+                () -> CamdoopDaemon.start(conf(topology, "2,0,0")));
+        assertEquals("camdoop.daemon.coordinate 2,0,0 has no line in the topology file " + topology, vacant.getMessage());
+        Configuration noSecret = conf(topology, "0,0,0");
+        noSecret.unset("camdoop.cluster.secret");
+        IllegalStateException secret = assertThrows(IllegalStateException.class, () -> CamdoopDaemon.start(noSecret));
+        assertTrue(secret.getMessage().startsWith("camdoop.cluster.secret is not set"), secret.getMessage());
+        Configuration badThreads = conf(topology, "0,0,0");
+        badThreads.set(DaemonConfig.PUMP_RECORDS, "0");
+        assertEquals("camdoop.daemon.vertex.pump.records must be positive, got 0",
+                assertThrows(IllegalArgumentException.class, () -> CamdoopDaemon.start(badThreads)).getMessage());
+    }
+}
