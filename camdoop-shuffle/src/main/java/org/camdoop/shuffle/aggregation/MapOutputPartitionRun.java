@@ -51,7 +51,9 @@ final class MapOutputPartitionRun implements SortedRun {
             throws IOException {
         this.label = file + " partition " + partition;
         this.rawLength = segment.rawLength;
-        FSDataInputStream raw = fs.open(file);
+        // Never buffer more than the segment holds: a daemon may have thousands of small partitions open at once.
+        int buffer = (int) Math.max(512, Math.min(READ_BUFFER_BYTES, segment.partLength));
+        FSDataInputStream raw = fs.open(file, Math.min(buffer, 4096));
         Decompressor pooled = null;
         try {
             raw.seek(segment.startOffset);
@@ -63,7 +65,7 @@ final class MapOutputPartitionRun implements SortedRun {
                 data = codec.createInputStream(checksummed, pooled);
             }
             this.decompressor = pooled;
-            this.in = new DataInputStream(new BufferedInputStream(data, READ_BUFFER_BYTES));
+            this.in = new DataInputStream(new BufferedInputStream(data, buffer));
         } catch (IOException | RuntimeException e) {
             if (pooled != null) {
                 CodecPool.returnDecompressor(pooled);

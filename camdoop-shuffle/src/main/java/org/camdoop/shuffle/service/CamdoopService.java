@@ -170,29 +170,18 @@ public final class CamdoopService {
         }
         List<Runnable> toStart = new ArrayList<>();
         for (VertexPlan vp : mine) {
-            VertexOutput out = vp.isRoot() ? root.orElseThrow(
-                    () -> new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord()))
-                    : new StreamOutput(node.openOutbound(streamOf(spec, vp.output().get()),
-                            shape.coord(vp.output().get().receiverHost())), node.config().segmentBytes());
-            if (agg.isEmpty()) {
-                // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
-                out.fail("daemon " + node.coord() + " does not know job " + spec.jobId());
-                continue;
+            try {
+                setUp(spec, vp, root, agg, r, toStart);
+            } catch (RuntimeException e) {
+                // E.g. the buffer budget cannot hold more streams: fail this vertex's part loudly rather than hang.
+                String why = "daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage();
+                LOG.warn(why);
+                if (vp.isRoot()) {
+                    root.get().fail(why);
+                } else {
+                    abort(spec.streamKey(), spec.partition(), why, true);
+                }
             }
-            List<InboundStream> inputs = new ArrayList<>();
-            VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
-                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
-            Vertex vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
-            for (int i = 0; i < vp.inputs().size(); i++) {
-                StreamEdge e = vp.inputs().get(i);
-                inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
-                        new StreamInput(vertex, i)));
-            }
-            synchronized (r) {
-                r.vertices().add(vertex);
-                r.inputs().addAll(inputs);
-            }
-            toStart.add(() -> start(vertex, spec, vp, agg.get()));
         }
         // Started only once all are registered, so a fast vertex cannot finish the shuffle's bookkeeping early.
         List<Vertex> registered;
@@ -214,6 +203,37 @@ public final class CamdoopService {
             });
         }
         toStart.forEach(Runnable::run);
+    }
+
+    /**
+     * Builds one vertex of this daemon: its output, its input streams; queues its start.
+     *
+     * @throws RuntimeException if a stream cannot be opened (e.g. the buffer budget is exhausted)
+     */
+    private void setUp(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root, Optional<JobAggregationSpec> agg,
+            Running r, List<Runnable> toStart) {
+        VertexOutput out = vp.isRoot() ? root.orElseThrow(
+                () -> new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord()))
+                : new StreamOutput(node.openOutbound(streamOf(spec, vp.output().get()),
+                        shape.coord(vp.output().get().receiverHost())), node.config().segmentBytes());
+        if (agg.isEmpty()) {
+            // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
+            out.fail("daemon " + node.coord() + " does not know job " + spec.jobId());
+            return;
+        }
+        List<InboundStream> inputs = new ArrayList<>();
+        VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
+                (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
+        Vertex vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
+        for (int i = 0; i < vp.inputs().size(); i++) {
+            StreamEdge e = vp.inputs().get(i);
+            inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()), new StreamInput(vertex, i)));
+        }
+        synchronized (r) {
+            r.vertices().add(vertex);
+            r.inputs().addAll(inputs);
+        }
+        toStart.add(() -> start(vertex, spec, vp, agg.get()));
     }
 
     private void start(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {

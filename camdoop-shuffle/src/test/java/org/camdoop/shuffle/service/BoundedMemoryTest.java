@@ -1,0 +1,156 @@
+package org.camdoop.shuffle.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.JobConf;
+import org.camdoop.shuffle.aggregation.Advance;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.daemon.EmbeddedTorus;
+import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.shuffle.testing.WordCounts;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.transport.stream.BufferBudget;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Many shuffles at once share each daemon's fixed buffer budget; too small a budget fails clearly, never hangs. */
+class BoundedMemoryTest {
+
+    private static final String JOB = "job_1700000000000_0011";
+    private static final TorusShape SHAPE = TorusShape.parse("3x3x3");
+
+    @TempDir
+    Path dir;
+
+    private record Job(List<Map<String, Integer>> maps, TreeSet<String> attempts) {
+    }
+
+    private Job write(EmbeddedTorus torus, JobConf conf) throws Exception {
+        torus.registerJob(JOB, conf);
+        Random rnd = new Random(11);
+        List<Map<String, Integer>> maps = new ArrayList<>();
+        TreeSet<String> attempts = new TreeSet<>();
+        for (int server = 0; server < SHAPE.size(); server++) {
+            String attempt = String.format("attempt_1700000000000_0011_m_%06d_0", server);
+            Map<String, Integer> counts = new TreeMap<>();
+            for (int i = 0; i < 3000; i++) {
+                counts.merge("w" + rnd.nextInt(5000), 1, Integer::sum);
+            }
+            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".out").toString());
+            org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".idx").toString());
+            WordCounts.write(conf, file, index, counts);
+            torus.addMapOutput(server, JOB, new LocalMapOutput(attempt, file, index));
+            maps.add(counts);
+            attempts.add(attempt);
+        }
+        return new Job(maps, attempts);
+    }
+
+    private static TransportConfig config(long budgetBytes) {
+        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "s", TransportConfig.SEGMENT_BYTES, "4096",
+                TransportConfig.MAX_FRAME_BYTES, "8192", TransportConfig.BUFFER_BUDGET_BYTES, Long.toString(budgetBytes)));
+    }
+
+    /** Drains every root concurrently; returns each one's last item and records. */
+    private static List<Object[]> drainAll(List<RootStream> roots) throws InterruptedException {
+        List<ChunkQueueRun> runs = new ArrayList<>();
+        List<Object[]> out = new ArrayList<>();
+        for (int i = 0; i < roots.size(); i++) {
+            runs.add(new ChunkQueueRun("root " + i));
+            out.add(new Object[] {null, runs.get(i)});
+        }
+        int remaining = roots.size();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (remaining > 0 && System.nanoTime() < deadline) {
+            for (int i = 0; i < roots.size(); i++) {
+                if (out.get(i)[0] != null) {
+                    continue;
+                }
+                RootStream.Next n = roots.get(i).next(Duration.ofMillis(2));
+                if (n instanceof RootStream.Chunk c) {
+                    runs.get(i).offer(c.bytes(), c.length());
+                } else if (!(n instanceof RootStream.Timeout)) {
+                    runs.get(i).finish();
+                    out.get(i)[0] = n;
+                    remaining--;
+                }
+            }
+        }
+        assertEquals(0, remaining, "shuffles still running after two minutes");
+        return out;
+    }
+
+    @Test
+    void aHundredPartitionsAtOnceStayWithinEachDaemonsBudget() throws Exception {
+        int partitions = 100;
+        long budget = 64L << 20;
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(budget),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            JobConf conf = WordCounts.jobWithCombiner(partitions);
+            Job job = write(torus, conf);
+            List<RootStream> roots = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                ShuffleSpec spec = new ShuffleSpec(11L, JOB, p, 0, SHAPE.coord(p % SHAPE.size()), ShuffleMode.CAMDOOP,
+                        TreeChoice.SIX, job.attempts());
+                roots.add(torus.service(p % SHAPE.size()).startShuffle(spec));
+            }
+            List<Object[]> results = drainAll(roots);
+            for (int p = 0; p < partitions; p++) {
+                assertInstanceOf(RootStream.End.class, results.get(p)[0], String.valueOf(results.get(p)[0]));
+                ChunkQueueRun run = (ChunkQueueRun) results.get(p)[1];
+                SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
+                while (run.advance() == Advance.RECORD) {
+                    sums.merge(WordCounts.text(run.key().array(), run.key().offset(), run.key().length()),
+                            (long) WordCounts.intValue(run.value().array(), run.value().offset(), run.value().length()),
+                            Long::sum);
+                }
+                assertEquals(WordCounts.reference(job.maps(), p, partitions), sums, "partition " + p);
+            }
+            for (int s = 0; s < SHAPE.size(); s++) {
+                BufferBudget b = torus.node(s).budget();
+                assertTrue(b.peakReservedBuffers() <= b.totalBuffers(),
+                        "daemon " + SHAPE.coord(s) + " reserved " + b.peakReservedBuffers() + " of " + b.totalBuffers());
+            }
+            // Every stream of every shuffle gave its buffers back.
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            int open = -1;
+            while (System.nanoTime() < deadline && open != 0) {
+                open = 0;
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    open += torus.node(s).budget().openStreams();
+                }
+                Thread.sleep(20);
+            }
+            assertEquals(0, open, "streams still holding buffers");
+        }
+    }
+
+    @Test
+    void aBudgetTooSmallForTheStreamsFailsTheShuffleClearly() throws Exception {
+        // 8 buffers of 4 KB: two streams' worth of minimum reservations per daemon, far fewer than a shuffle opens.
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(8 * 4096),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            Job job = write(torus, WordCounts.jobWithCombiner(1));
+            RootStream root = torus.service(13).startShuffle(new ShuffleSpec(11L, JOB, 0, 0, SHAPE.coord(13),
+                    ShuffleMode.CAMDOOP, TreeChoice.SIX, job.attempts()));
+            RootStream.Next last = root.drain(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertInstanceOf(RootStream.Failed.class, last, last::toString);
+            assertTrue(((RootStream.Failed) last).reason().contains("cannot set up"), last.toString());
+        }
+    }
+}
