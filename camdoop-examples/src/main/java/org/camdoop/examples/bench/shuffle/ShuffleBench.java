@@ -61,11 +61,11 @@ public final class ShuffleBench implements Callable<Integer> {
             description = "Six disjoint trees or one shortest-path tree (default: ${DEFAULT-VALUE}).")
     String trees;
 
-    @Option(names = "--mb-per-server", defaultValue = "1", paramLabel = "M",
+    @Option(names = "--mb-per-server", defaultValue = "0.25", paramLabel = "M",
             description = "Map output per server in MB, 10^6 bytes (default: ${DEFAULT-VALUE}).")
     double mbPerServer;
 
-    @Option(names = "--link-mbps", defaultValue = "8", paramLabel = "L",
+    @Option(names = "--link-mbps", defaultValue = "1.5", paramLabel = "L",
             description = "Link rate per direction in Mbit/s; 0 = unshaped (default: ${DEFAULT-VALUE}).")
     double linkMbps;
 
@@ -77,6 +77,11 @@ public final class ShuffleBench implements Callable<Integer> {
 
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
+
+    @Option(names = "--no-warmup", negatable = false,
+            description = "Skip the untimed warm-up (the same mode, 0.1 MB/server, unshaped, on its own torus) that "
+                    + "lets the JIT compile the merge and combine paths first.")
+    boolean noWarmup;
 
     /** The validated options; throws IllegalArgumentException (exit 2) naming the bad one. */
     ShuffleBenchOptions options() {
@@ -91,7 +96,7 @@ public final class ShuffleBench implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ShuffleBenchResult result;
         try {
-            result = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err)).run();
+            result = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err), !noWarmup).run();
         } catch (IllegalStateException e) {
             err.println("camdoop bench shuffle: " + e.getMessage());
             return 1;

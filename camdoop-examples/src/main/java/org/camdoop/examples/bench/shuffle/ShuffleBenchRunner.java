@@ -60,13 +60,23 @@ public final class ShuffleBenchRunner {
     /** Burst of every shaped link and switch link: one segment, so a link cannot run ahead of its rate by more. */
     static final long BURST_BYTES = SEGMENT_BYTES;
 
+    /** Map output per server of the warm-up run, in MB. */
+    static final double WARMUP_MB_PER_SERVER = 0.1;
+
     private final ShuffleBenchOptions options;
     private final Optional<PrintWriter> progress;
+    private final boolean warmup;
 
-    /** @param progress where to print a progress line every second, if anywhere */
-    public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress) {
+    /**
+     * @param progress where to print a progress line every second, if anywhere
+     * @param warmup   first run the same mode once, small and unshaped, on a torus of its own (not timed), so the JIT
+     *                 has compiled the merge and combine paths before the measured run: the paper measures a warm
+     *                 system, and on this scale a cold JVM would add about a second to every mode
+     */
+    public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmup) {
         this.options = options;
         this.progress = progress;
+        this.warmup = warmup;
     }
 
     /**
@@ -75,6 +85,15 @@ public final class ShuffleBenchRunner {
      * @throws IllegalStateException naming the partition if a shuffle failed or stalled
      */
     public ShuffleBenchResult run() throws IOException, InterruptedException {
+        if (warmup) {
+            ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
+                    options.mode(), options.trees(), Math.min(WARMUP_MB_PER_SERVER, options.mbPerServer()), 0,
+                    options.seed() + 1);
+            ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
+            if (!warm.correct()) {
+                throw new IllegalStateException("the warm-up run's output differs from its reference");
+            }
+        }
         Path dir = Files.createTempDirectory("camdoop-bench-shuffle-");
         try {
             return run(dir);

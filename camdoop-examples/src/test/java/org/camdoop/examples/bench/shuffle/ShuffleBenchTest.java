@@ -34,7 +34,7 @@ class ShuffleBenchTest {
     private static ShuffleBenchResult run(ShuffleMode mode, double s, int reducers, TreeChoice trees, double mbps)
             throws Exception {
         return new ShuffleBenchRunner(new ShuffleBenchOptions(SHAPE, s, reducers, mode, trees, 0.02, mbps, 7),
-                Optional.empty()).run();
+                Optional.empty(), false).run();
     }
 
     @BeforeAll
@@ -120,7 +120,7 @@ class ShuffleBenchTest {
     @Test
     void theCommandPrintsJsonWhoseDigestsMatch() throws Exception {
         Cli r = cli("bench", "shuffle", "--shape", "2x2x2", "--mode", "camdoop", "--mb-per-server", "0.01",
-                "--link-mbps", "0", "--json", "--quiet");
+                "--link-mbps", "0", "--json", "--quiet", "--no-warmup");
         assertEquals(0, r.status(), r.err());
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
