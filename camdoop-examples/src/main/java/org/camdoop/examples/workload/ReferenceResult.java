@@ -71,6 +71,20 @@ public final class ReferenceResult {
         return out;
     }
 
+    /**
+     * Fully combined bytes of {@code partition} over every map output except {@code server}'s: what a root on
+     * {@code server} must receive over its links at least, since it holds its own map output locally.
+     */
+    public static long outputBytesWithout(WorkloadManifest manifest, int partition, int server) throws IOException {
+        List<ServerMapOutput> others = new ArrayList<>(manifest.servers());
+        others.removeIf(s -> s.server() == server);
+        long[] bytes = new long[1];
+        new PartitionReducer(manifest.spec().mapOutputJob()).reduce(new WorkloadManifest(manifest.spec(), others),
+                partition, (keys, offset, length, sum) -> bytes[0] += WritableUtils.getVIntSize(length)
+                        + WritableUtils.getVIntSize(Integer.BYTES) + length + Integer.BYTES);
+        return bytes[0];
+    }
+
     private static void writeInt(int v, byte[] dst) {
         dst[0] = (byte) (v >>> 24);
         dst[1] = (byte) (v >>> 16);

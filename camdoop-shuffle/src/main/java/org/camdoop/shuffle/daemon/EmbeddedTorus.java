@@ -13,11 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.ServiceContext;
+import org.camdoop.shuffle.service.pacing.StreamPacer;
+import org.camdoop.shuffle.service.pacing.SwitchPacer;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -29,7 +32,8 @@ import org.camdoop.torus.transport.TransportConfig;
 /**
  * Many Camdoop daemons in one JVM, one per live coordinate of a torus, joined by the real transport: in-JVM channels
  * (fast, for tests) or loopback TCP (optionally rate-shaped, for benchmarks). Used by local mode, the demo, tests and
- * benchmarks. Jobs and map outputs are registered directly, standing in for the job registry.
+ * benchmarks. Jobs and map outputs are registered directly, standing in for the job registry. With a
+ * {@link SwitchEmulation} the vertex streams are paced as if the servers hung off one switch (the direct-mode baseline).
  */
 public final class EmbeddedTorus implements AutoCloseable {
 
@@ -40,15 +44,29 @@ public final class EmbeddedTorus implements AutoCloseable {
     private final FailureView view;
     private final EventLoopGroup group;
     private final ExecutorService vertexThreads;
+    /** Wakes streams waiting for switch tokens; null without switch emulation. */
+    private final ScheduledExecutorService switchTimer;
     private final List<TorusNode> nodes = new ArrayList<>();
     private final List<CamdoopService> services = new ArrayList<>();
     private final Map<String, JobAggregationSpec> jobs = new ConcurrentHashMap<>();
     private final Map<Integer, Map<String, List<LocalMapOutput>>> outputs = new ConcurrentHashMap<>();
 
-    private EmbeddedTorus(TorusShape shape, FailureView view, TransportConfig config, Wiring wiring, int threads)
-            throws IOException, InterruptedException {
+    private EmbeddedTorus(TorusShape shape, FailureView view, TransportConfig config, Wiring wiring, int threads,
+            Optional<SwitchEmulation> switchEmulation) throws IOException, InterruptedException {
+        if (switchEmulation.isPresent() && config.shapingBytesPerSecond() > 0) {
+            throw new IllegalArgumentException("switch emulation needs an unshaped transport (shaping is "
+                    + config.shapingBytesPerSecond() + " B/s)");
+        }
         this.shape = shape;
         this.view = view;
+        this.switchTimer = switchEmulation.isPresent() ? Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "camdoop-switch-pacer");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        StreamPacer pacer = switchEmulation.<StreamPacer>map(sw -> new SwitchPacer(shape.size(), sw.bytesPerSecond(),
+                sw.burstBytes(), System::nanoTime,
+                (nanos, wake) -> switchTimer.schedule(wake, nanos, TimeUnit.NANOSECONDS))).orElse(StreamPacer.NONE);
         Topology topology = wiring == Wiring.IN_JVM
                 ? Topology.inJvm(shape, "embedded-" + System.identityHashCode(this))
                 : Topology.tcp(shape, loopbackPorts(shape, view));
@@ -70,7 +88,7 @@ public final class EmbeddedTorus implements AutoCloseable {
                 final int server = s;
                 services.add(new CamdoopService(new ServiceContext(node,
                         jobId -> outputs.getOrDefault(server, Map.of()).getOrDefault(jobId, List.of()),
-                        jobId -> Optional.ofNullable(jobs.get(jobId)), vertexThreads, view, 4096, 16)));
+                        jobId -> Optional.ofNullable(jobs.get(jobId)), vertexThreads, view, 4096, 16, pacer)));
             }
         } catch (InterruptedException | RuntimeException e) {
             close();
@@ -85,7 +103,19 @@ public final class EmbeddedTorus implements AutoCloseable {
      */
     public static EmbeddedTorus start(FailureView view, TransportConfig config, Wiring wiring, int threads)
             throws IOException, InterruptedException {
-        return new EmbeddedTorus(view.shape(), view, config, wiring, threads);
+        return new EmbeddedTorus(view.shape(), view, config, wiring, threads, Optional.empty());
+    }
+
+    /**
+     * Starts a daemon on every live coordinate, its vertex streams paced as if every server had one switch link
+     * (see {@link SwitchEmulation}).
+     *
+     * @param config   must not shape the transport
+     * @param threads  event-loop threads and vertex threads (each)
+     */
+    public static EmbeddedTorus startOnSwitch(FailureView view, TransportConfig config, Wiring wiring, int threads,
+            SwitchEmulation switchEmulation) throws IOException, InterruptedException {
+        return new EmbeddedTorus(view.shape(), view, config, wiring, threads, Optional.of(switchEmulation));
     }
 
     private static Map<Coord, InetSocketAddress> loopbackPorts(TorusShape shape, FailureView view) throws IOException {
@@ -146,6 +176,9 @@ public final class EmbeddedTorus implements AutoCloseable {
             }
         }
         vertexThreads.shutdownNow();
+        if (switchTimer != null) {
+            switchTimer.shutdownNow();
+        }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
         vertexThreads.awaitTermination(10, TimeUnit.SECONDS);
     }

@@ -214,8 +214,9 @@ public final class CamdoopService {
             Running r, List<Runnable> toStart) {
         VertexOutput out = vp.isRoot() ? root.orElseThrow(
                 () -> new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord()))
-                : new StreamOutput(node.openOutbound(streamOf(spec, vp.output().get()),
-                        shape.coord(vp.output().get().receiverHost())), node.config().segmentBytes());
+                : context.pacer().pace(vp.output().get(), new StreamOutput(node.openOutbound(
+                        streamOf(spec, vp.output().get()), shape.coord(vp.output().get().receiverHost())),
+                        node.config().segmentBytes()));
         if (agg.isEmpty()) {
             // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
             out.fail("daemon " + node.coord() + " does not know job " + spec.jobId());

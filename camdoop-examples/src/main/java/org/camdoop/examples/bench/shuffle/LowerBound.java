@@ -1,0 +1,55 @@
+package org.camdoop.examples.bench.shuffle;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import org.camdoop.examples.workload.ReferenceResult;
+import org.camdoop.examples.workload.WorkloadManifest;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.topology.TorusShape;
+
+/**
+ * The least time any implementation of a mode could take: the busiest root's required inbound bytes over its inbound
+ * capacity. Required bytes: camdoop, the partition's output fully combined over every map output except the root's
+ * own (which it reads locally); noagg and direct, the partition's intermediate bytes not on the root. Capacity: the
+ * root's links from distinct neighbours times the link rate on the torus (6 on a 3x3x3: six trees, or the shortest-path
+ * tree's root children), one link in direct mode (the switch baseline). Reduce time is not included, as in the paper.
+ *
+ * @param busiestPartition the partition whose root needs the longest
+ * @param bytes            the bytes that root must receive over links
+ * @param inboundLinks     links into that root the bound assumes
+ * @param seconds          bytes / (links x rate); NaN when links are unshaped
+ */
+record LowerBound(int busiestPartition, long bytes, int inboundLinks, double seconds) {
+
+    static LowerBound compute(ShuffleBenchOptions options, WorkloadManifest manifest) throws IOException {
+        int links = options.mode() == ShuffleMode.DIRECT ? 1 : neighbours(options.shape(), options.rootOf(0));
+        long worst = -1;
+        int worstPartition = 0;
+        for (int p = 0; p < options.reducers(); p++) {
+            int root = options.rootOf(p);
+            long bytes = options.mode() == ShuffleMode.CAMDOOP
+                    ? ReferenceResult.outputBytesWithout(manifest, p, root)
+                    : manifest.intermediateBytes(p) - manifest.servers().get(root).partitions().get(p).recordBytes();
+            if (bytes > worst) {
+                worst = bytes;
+                worstPartition = p;
+            }
+        }
+        double rate = options.linkBytesPerSecond();
+        return new LowerBound(worstPartition, worst, links, rate == 0 ? Double.NaN : worst / (links * rate));
+    }
+
+    /** Distinct servers one link away (every server of a torus has the same number). */
+    private static int neighbours(TorusShape shape, int server) {
+        Set<Integer> distinct = new HashSet<>();
+        for (Port port : shape.links()) {
+            int n = shape.neighbour(server, port);
+            if (n != server) {
+                distinct.add(n);
+            }
+        }
+        return Math.max(1, distinct.size());
+    }
+}

@@ -1,0 +1,119 @@
+package org.camdoop.examples.bench.shuffle;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.trees.TreeChoice;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code camdoop bench shuffle}: the paper's synthetic-workload experiment (section 5.2, Figure 5) for one mode on an
+ * embedded torus. Parses and validates; {@link ShuffleBenchRunner} does the work. Exit status 0 when the output equals
+ * the reference, 1 when it does not or the shuffle failed, 2 for bad arguments.
+ */
+@Command(name = "shuffle", mixinStandardHelpOptions = true,
+        description = {
+            "Shuffle and reduce of the paper's synthetic workload (random 4-28 character keys, value 1 as a 4-byte int,"
+                + " sum combiner = Hadoop's IntSumReducer) on an embedded torus, one map output per server.",
+            "",
+            "S is output size / intermediate size: 0 means every key on every server (S = 1/N), 1 every key unique.",
+            "Links: in camdoop and noagg modes every torus link is shaped to --link-mbps per direction; in direct mode"
+                + " the torus is unshaped and each server instead has ONE switch link of --link-mbps per direction"
+                + " shared by all its streams (the paper's switch baseline), with no forwarding limit.",
+            "Roots: partition p's reduce runs on server p*N/R. 'seconds' runs from starting the shuffles to the last"
+                + " root's end and includes the reduce (group equal keys, sum); workload generation and torus start-up"
+                + " are excluded and reported apart.",
+            "lower_bound_seconds: the busiest root's required inbound bytes over its inbound capacity: camdoop = that"
+                + " partition's output fully combined over the other servers' map outputs; noagg and direct = its"
+                + " intermediate bytes not on the root; capacity = links from distinct neighbours x rate (6 on 3x3x3),"
+                + " or one switch link in direct mode.",
+            "link_bytes_total: chunk bytes every vertex stream sent to a vertex on another server (a torus hop on the"
+                + " trees; in direct mode one switch crossing per byte). bytes_into_roots: bytes the root streams"
+                + " delivered to the reducers. Bytes are IFile record bytes. See docs/benchmarks-shuffle.md.",
+            ""})
+public final class ShuffleBench implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--shape", defaultValue = "3x3x3", paramLabel = "AxBxC",
+            description = "Torus shape (default: ${DEFAULT-VALUE}).")
+    String shape;
+
+    @Option(names = "--ratio-s", defaultValue = "0", paramLabel = "S",
+            description = "Output ratio S in [0, 1] (default: ${DEFAULT-VALUE}).")
+    double ratioS;
+
+    @Option(names = "--reducers", defaultValue = "1", paramLabel = "R",
+            description = "Reduce tasks, 1 to the number of servers (default: ${DEFAULT-VALUE}).")
+    int reducers;
+
+    @Option(names = "--mode", required = true, paramLabel = "camdoop|noagg|direct", description = "Shuffle mode.")
+    String mode;
+
+    @Option(names = "--trees", defaultValue = "six", paramLabel = "six|shortest",
+            description = "Six disjoint trees or one shortest-path tree (default: ${DEFAULT-VALUE}).")
+    String trees;
+
+    @Option(names = "--mb-per-server", defaultValue = "0.25", paramLabel = "M",
+            description = "Map output per server in MB, 10^6 bytes (default: ${DEFAULT-VALUE}).")
+    double mbPerServer;
+
+    @Option(names = "--link-mbps", defaultValue = "1.5", paramLabel = "L",
+            description = "Link rate per direction in Mbit/s; 0 = unshaped (default: ${DEFAULT-VALUE}).")
+    double linkMbps;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "K", description = "Workload seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @Option(names = "--quiet", description = "No progress lines on stderr.")
+    boolean quiet;
+
+    @Option(names = "--no-warmup", negatable = false,
+            description = "Skip the untimed warm-up (the same mode, 0.1 MB/server, unshaped, on its own torus) that "
+                    + "lets the JIT compile the merge and combine paths first.")
+    boolean noWarmup;
+
+    /** The validated options; throws IllegalArgumentException (exit 2) naming the bad one. */
+    ShuffleBenchOptions options() {
+        return new ShuffleBenchOptions(TorusShape.parse(shape), ratioS, reducers, ShuffleMode.parse(mode),
+                TreeChoice.parse(trees), mbPerServer, linkMbps, seed);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ShuffleBenchOptions options = options();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ShuffleBenchResult result;
+        try {
+            result = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err), !noWarmup).run();
+        } catch (IllegalStateException e) {
+            err.println("camdoop bench shuffle: " + e.getMessage());
+            return 1;
+        }
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper();
+            out.println(mapper.writeValueAsString(result.toJson(mapper)));
+        } else {
+            out.print(result.toText());
+        }
+        out.flush();
+        if (!result.correct()) {
+            err.println("camdoop bench shuffle: the output differs from the reference (sha256 " + result.outputSha256()
+                    + " vs " + result.referenceSha256() + ", records " + result.outputRecords() + " vs "
+                    + result.referenceRecords() + ")");
+            return 1;
+        }
+        return 0;
+    }
+}

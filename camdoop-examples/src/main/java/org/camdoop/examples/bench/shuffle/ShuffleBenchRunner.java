@@ -1,0 +1,279 @@
+package org.camdoop.examples.bench.shuffle;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
+import org.camdoop.examples.workload.OutputDigest;
+import org.camdoop.examples.workload.ReferenceResult;
+import org.camdoop.examples.workload.ServerMapOutput;
+import org.camdoop.examples.workload.SyntheticWorkload;
+import org.camdoop.examples.workload.WorkloadManifest;
+import org.camdoop.examples.workload.WorkloadSpec;
+import org.camdoop.shuffle.daemon.EmbeddedTorus;
+import org.camdoop.shuffle.daemon.SwitchEmulation;
+import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.transport.TransportConfig;
+
+/**
+ * Runs one shuffle benchmark: writes the synthetic workload (one map output per server) to a temporary directory,
+ * computes the reference, starts an embedded torus (in-JVM channels, links shaped, or a switch emulated in direct
+ * mode), runs the R shuffles at once with a reducer thread per root, and compares the digests. Workload generation and
+ * start-up are not timed. Not thread-safe: one run per instance at a time.
+ */
+public final class ShuffleBenchRunner {
+
+    static final String JOB_ID = "job_1700000000000_0001";
+    private static final long JOB_KEY = 0x1700000000000001L;
+    /** A root stream silent this long means the shuffle is stuck; far above any sane run. */
+    private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
+    /**
+     * The transport's data frame payload: about a jumbo frame, as in the paper's simulator. A vertex forwards whole
+     * chunks of this size, so at the low link rates the benchmark uses, the 64 KB default would serialise the trees
+     * (each hop waiting for a whole 64 KB chunk) and measure pipeline latency instead of bandwidth.
+     */
+    static final int SEGMENT_BYTES = 8 * 1024;
+    private static final int MAX_FRAME_BYTES = 2 * SEGMENT_BYTES;
+    /** Burst of every shaped link and switch link: one segment, so a link cannot run ahead of its rate by more. */
+    static final long BURST_BYTES = SEGMENT_BYTES;
+
+    /** Map output per server of the warm-up run, in MB. */
+    static final double WARMUP_MB_PER_SERVER = 0.1;
+
+    private final ShuffleBenchOptions options;
+    private final Optional<PrintWriter> progress;
+    private final boolean warmup;
+
+    /**
+     * @param progress where to print a progress line every second, if anywhere
+     * @param warmup   first run the same mode once, small and unshaped, on a torus of its own (not timed), so the JIT
+     *                 has compiled the merge and combine paths before the measured run: the paper measures a warm
+     *                 system, and on this scale a cold JVM would add about a second to every mode
+     */
+    public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmup) {
+        this.options = options;
+        this.progress = progress;
+        this.warmup = warmup;
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @throws IllegalStateException naming the partition if a shuffle failed or stalled
+     */
+    public ShuffleBenchResult run() throws IOException, InterruptedException {
+        if (warmup) {
+            ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
+                    options.mode(), options.trees(), Math.min(WARMUP_MB_PER_SERVER, options.mbPerServer()), 0,
+                    options.seed() + 1);
+            ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
+            if (!warm.correct()) {
+                throw new IllegalStateException("the warm-up run's output differs from its reference");
+            }
+        }
+        Path dir = Files.createTempDirectory("camdoop-bench-shuffle-");
+        try {
+            return run(dir);
+        } finally {
+            deleteRecursively(dir);
+        }
+    }
+
+    private ShuffleBenchResult run(Path dir) throws IOException, InterruptedException {
+        long generateStart = System.nanoTime();
+        WorkloadSpec spec = WorkloadSpec.sRatio(options.servers(), options.ratioS(), options.bytesPerServer(),
+                options.reducers(), options.seed());
+        SyntheticWorkload workload = SyntheticWorkload.generate(spec, dir);
+        WorkloadManifest manifest = workload.manifest();
+        ReferenceResult reference = ReferenceResult.compute(manifest);
+        LowerBound bound = LowerBound.compute(options, manifest);
+        double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
+
+        long startupStart = System.nanoTime();
+        try (EmbeddedTorus torus = startTorus()) {
+            TreeSet<String> attempts = registerJob(torus, spec, manifest);
+            awaitLinksUp(torus);
+            double startupSeconds = (System.nanoTime() - startupStart) / 1e9;
+            ShuffleTimer timed = shuffle(torus, attempts);
+            return result(workload, reference, bound, timed, generateSeconds, startupSeconds);
+        }
+    }
+
+    private EmbeddedTorus startTorus() throws IOException, InterruptedException {
+        Map<String, String> conf = new HashMap<>();
+        conf.put(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime());
+        conf.put(TransportConfig.SEGMENT_BYTES, Integer.toString(SEGMENT_BYTES));
+        conf.put(TransportConfig.MAX_FRAME_BYTES, Integer.toString(MAX_FRAME_BYTES));
+        long rate = options.linkBytesPerSecond();
+        boolean onSwitch = options.mode() == ShuffleMode.DIRECT && rate > 0;
+        if (rate > 0 && !onSwitch) {
+            conf.put(TransportConfig.SHAPING_BYTES_PER_SECOND, Long.toString(rate));
+            conf.put(TransportConfig.SHAPING_BURST_BYTES, Long.toString(BURST_BYTES));
+        }
+        TransportConfig config = TransportConfig.of(conf);
+        FailureView view = FailureView.none(options.shape());
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        return onSwitch
+                ? EmbeddedTorus.startOnSwitch(view, config, EmbeddedTorus.Wiring.IN_JVM, threads,
+                        new SwitchEmulation(rate, BURST_BYTES))
+                : EmbeddedTorus.start(view, config, EmbeddedTorus.Wiring.IN_JVM, threads);
+    }
+
+    /** The job: Text keys, IntWritable values, Hadoop's IntSumReducer as the (new-API) combiner. */
+    static JobConf job(WorkloadSpec spec) {
+        JobConf job = spec.mapOutputJob();
+        job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, IntSumReducer.class, Reducer.class);
+        return job;
+    }
+
+    private static TreeSet<String> registerJob(EmbeddedTorus torus, WorkloadSpec spec, WorkloadManifest manifest) {
+        torus.registerJob(JOB_ID, job(spec));
+        TreeSet<String> attempts = new TreeSet<>();
+        for (ServerMapOutput out : manifest.servers()) {
+            String attempt = String.format(Locale.ROOT, "attempt_1700000000000_0001_m_%06d_0", out.server());
+            torus.addMapOutput(out.server(), JOB_ID, new LocalMapOutput(attempt,
+                    new org.apache.hadoop.fs.Path(out.file().toString()),
+                    new org.apache.hadoop.fs.Path(out.index().toString())));
+            attempts.add(attempt);
+        }
+        return attempts;
+    }
+
+    /** Waits for every link's handshake, so the timed part does not include connecting. */
+    private static void awaitLinksUp(EmbeddedTorus torus) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int s = 0; s < torus.shape().size(); s++) {
+            for (Port port : torus.shape().links()) {
+                while (!torus.node(s).isLinkUp(port)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("link " + port.label() + " of server "
+                                + torus.shape().coord(s) + " did not come up within 30 s");
+                    }
+                    Thread.sleep(5);
+                }
+            }
+        }
+    }
+
+    /** The timed part: R shuffles at once, a reducer thread per root, and the CPU they used. */
+    private record ShuffleTimer(List<RootReducer> reducers, double seconds, double cpuUtilisation) {
+    }
+
+    private ShuffleTimer shuffle(EmbeddedTorus torus, TreeSet<String> attempts) throws InterruptedException {
+        List<RootReducer> reducers = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        long cpuStart = processCpuNanos();
+        long start = System.nanoTime();
+        for (int p = 0; p < options.reducers(); p++) {
+            int root = options.rootOf(p);
+            ShuffleSpec spec = new ShuffleSpec(JOB_KEY, JOB_ID, p, 0, torus.shape().coord(root), options.mode(),
+                    options.trees(), attempts);
+            RootStream stream = torus.service(root).startShuffle(spec);
+            RootReducer reducer = new RootReducer(p, stream, STALL_LIMIT);
+            Thread t = new Thread(reducer, "bench-reducer-" + p);
+            t.setDaemon(true);
+            t.start();
+            reducers.add(reducer);
+            threads.add(t);
+        }
+        ScheduledExecutorService ticker = progress.isPresent() ? startProgress(reducers, start) : null;
+        try {
+            for (Thread t : threads) {
+                t.join();
+            }
+        } finally {
+            if (ticker != null) {
+                ticker.shutdownNow();
+            }
+        }
+        long cpu = processCpuNanos() - cpuStart;
+        long end = start;
+        for (RootReducer r : reducers) {
+            RootReducer.Outcome outcome = r.outcome().orElseThrow();
+            if (outcome instanceof RootReducer.Failed failed) {
+                throw new IllegalStateException("shuffle failed: " + failed.reason());
+            }
+            end = Math.max(end, ((RootReducer.Ended) outcome).endNanos());
+        }
+        long wallAll = System.nanoTime() - start;
+        double cores = Runtime.getRuntime().availableProcessors();
+        double utilisation = cpuStart < 0 ? Double.NaN : cpu / (wallAll * cores);
+        return new ShuffleTimer(reducers, (end - start) / 1e9, utilisation);
+    }
+
+    private ScheduledExecutorService startProgress(List<RootReducer> reducers, long start) {
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bench-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        PrintWriter out = progress.orElseThrow();
+        ticker.scheduleAtFixedRate(() -> {
+            long bytes = reducers.stream().mapToLong(RootReducer::bytesDelivered).sum();
+            out.printf(Locale.ROOT, "bench shuffle: %.0f s, %.2f MB into the roots%n",
+                    (System.nanoTime() - start) / 1e9, bytes / 1e6);
+            out.flush();
+        }, 1, 1, TimeUnit.SECONDS);
+        return ticker;
+    }
+
+    private ShuffleBenchResult result(SyntheticWorkload workload, ReferenceResult reference, LowerBound bound,
+            ShuffleTimer timed, double generateSeconds, double startupSeconds) {
+        OutputDigest digest = new OutputDigest(options.reducers());
+        long records = 0;
+        long intoRoots = 0;
+        long linkBytes = 0;
+        long combined = 0;
+        for (RootReducer r : timed.reducers()) {
+            r.output().digestInto(digest, r.partition());
+            records += r.output().records();
+            intoRoots += r.bytesDelivered();
+            RootReducer.Ended ended = (RootReducer.Ended) r.outcome().orElseThrow();
+            linkBytes += ended.end().linkBytes();
+            combined += ended.end().recordsCombined();
+        }
+        return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(), bound,
+                workload.manifest().intermediateBytes(), reference.outputBytes(), intoRoots, linkBytes, combined,
+                records, reference.records(), digest.finish(), reference.digest(), timed.cpuUtilisation(),
+                Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);
+    }
+
+    /** Process CPU time in nanoseconds, or -1 where the JVM does not report it. */
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

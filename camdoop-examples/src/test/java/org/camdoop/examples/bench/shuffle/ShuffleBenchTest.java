@@ -1,0 +1,129 @@
+package org.camdoop.examples.bench.shuffle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.camdoop.examples.cli.CamdoopCli;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The shuffle benchmark on a small torus, unshaped and tiny: correctness and accounting, never timing. */
+class ShuffleBenchTest {
+
+    private static final TorusShape SHAPE = TorusShape.parse("3x3x3");
+    private static final Map<ShuffleMode, ShuffleBenchResult> AT_S0 = new EnumMap<>(ShuffleMode.class);
+    private static final List<String> REQUIRED_KEYS = List.of("mode", "seconds", "lower_bound_seconds",
+            "intermediate_bytes", "bytes_into_roots", "link_bytes_total", "output_records", "output_sha256",
+            "reference_sha256", "ratio_to_lower_bound", "shape", "trees", "reducers", "ratio_s", "ratio_s_achieved",
+            "mb_per_server", "link_mbps", "records_combined", "cpu_utilisation", "reference_records");
+
+    private static ShuffleBenchResult run(ShuffleMode mode, double s, int reducers, TreeChoice trees, double mbps)
+            throws Exception {
+        return new ShuffleBenchRunner(new ShuffleBenchOptions(SHAPE, s, reducers, mode, trees, 0.02, mbps, 7),
+                Optional.empty(), false).run();
+    }
+
+    @BeforeAll
+    static void runEveryModeAtSZero() throws Exception {
+        for (ShuffleMode mode : ShuffleMode.values()) {
+            AT_S0.put(mode, run(mode, 0, 1, TreeChoice.SIX, 0));
+        }
+    }
+
+    @Test
+    void everyModeReducesToTheReference() {
+        for (ShuffleBenchResult r : AT_S0.values()) {
+            assertEquals(r.referenceSha256(), r.outputSha256(), r.options().mode().label());
+            assertEquals(r.referenceRecords(), r.outputRecords());
+            assertTrue(r.correct());
+        }
+    }
+
+    @Test
+    void combiningOnPathCutsTheBytesIntoTheRootToTheOutput() {
+        ShuffleBenchResult camdoop = AT_S0.get(ShuffleMode.CAMDOOP);
+        ShuffleBenchResult noagg = AT_S0.get(ShuffleMode.NOAGG);
+        assertEquals(camdoop.outputBytes(), camdoop.bytesIntoRoots(), "each key reaches the root once, summed");
+        assertTrue(camdoop.bytesIntoRoots() * 10 < noagg.bytesIntoRoots(),
+                camdoop.bytesIntoRoots() + " vs " + noagg.bytesIntoRoots());
+        assertEquals(noagg.intermediateBytes(), noagg.bytesIntoRoots(), "without combining every record arrives");
+        assertTrue(camdoop.recordsCombined() > 0);
+        assertEquals(0, noagg.recordsCombined());
+    }
+
+    @Test
+    void directSendsEachRemoteByteOverOneSwitchCrossing() {
+        ShuffleBenchResult direct = AT_S0.get(ShuffleMode.DIRECT);
+        long rootLocal = direct.intermediateBytes() / SHAPE.size(); // S=0: every server holds the same bytes
+        assertEquals(direct.intermediateBytes() - rootLocal, direct.linkBytesTotal());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"camdoop", "noagg", "direct"})
+    void shapedManyReducersAndSomeUniqueKeysStillMatch(String mode) throws Exception {
+        ShuffleBenchResult r = run(ShuffleMode.parse(mode), 0.5, 4, TreeChoice.SHORTEST, 400);
+        assertTrue(r.correct(), r.outputSha256() + " vs " + r.referenceSha256());
+        assertTrue(Double.isFinite(r.lowerBound().seconds()) && r.lowerBound().seconds() > 0);
+    }
+
+    @Test
+    void theJsonHasEveryRequiredKey() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(
+                AT_S0.get(ShuffleMode.CAMDOOP).toJson(new ObjectMapper())));
+        for (String key : REQUIRED_KEYS) {
+            assertTrue(json.has(key), "missing " + key);
+        }
+        assertEquals("camdoop", json.get("mode").asText());
+        assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
+        assertTrue(json.get("lower_bound_seconds").isNull(), "unshaped links have no bound");
+    }
+
+    private record Cli(int status, String out, String err) {
+    }
+
+    private static Cli cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Cli(status, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--ratio-s=1.5", "--ratio-s=-0.1", "--reducers=0", "--reducers=28", "--mode=fast",
+        "--shape=0x3x3", "--trees=many", "--mb-per-server=0", "--link-mbps=-1"})
+    void badArgumentsExitTwoWithOneLine(String bad) {
+        List<String> args = new java.util.ArrayList<>(List.of("bench", "shuffle", "--quiet", bad));
+        if (!bad.startsWith("--mode")) {
+            args.add("--mode=camdoop");
+        }
+        Cli r = cli(args.toArray(String[]::new));
+        assertEquals(CamdoopCli.USAGE, r.status(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("camdoop shuffle: "), r.err());
+        assertFalse(r.out().contains("sha256"));
+    }
+
+    @Test
+    void theCommandPrintsJsonWhoseDigestsMatch() throws Exception {
+        Cli r = cli("bench", "shuffle", "--shape", "2x2x2", "--mode", "camdoop", "--mb-per-server", "0.01",
+                "--link-mbps", "0", "--json", "--quiet", "--no-warmup");
+        assertEquals(0, r.status(), r.err());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
+        assertEquals("2x2x2", json.get("shape").asText());
+    }
+}
