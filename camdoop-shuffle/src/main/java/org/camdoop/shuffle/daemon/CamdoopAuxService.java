@@ -85,7 +85,7 @@ public final class CamdoopAuxService extends AuxiliaryService {
     public void stopApplication(ApplicationTerminationContext context) {
         JobID job = jobOf(context.getApplicationId());
         CamdoopDaemon d = daemon;
-        if (d != null && d.registry().unregister(job.toString())) {
+        if (d != null && d.endJob(job.toString())) {
             LOG.info("job {} ended: forgotten", job);
         }
         if (d != null) {

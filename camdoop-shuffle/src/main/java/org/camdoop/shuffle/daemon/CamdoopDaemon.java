@@ -93,8 +93,8 @@ public final class CamdoopDaemon implements AutoCloseable {
         }
         JobsConfig jobs = JobsConfig.from(conf);
         JobTokens tokens = new JobTokens(jobs);
-        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, JarCache.open(jobs), tokens,
-                Clock.systemUTC()));
+        JarCache jarCache = JarCache.open(jobs);
+        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jarCache, tokens, Clock.systemUTC()));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
         ExecutorService vertices = Executors.newFixedThreadPool(daemon.vertexThreads(), named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
@@ -107,10 +107,12 @@ public final class CamdoopDaemon implements AutoCloseable {
                                     new org.apache.hadoop.fs.Path(m.indexFile())))
                             .toList(),
                     jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
-                    vertices, view, daemon.pumpRecords(), daemon.rootChunks()));
+                    vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
+                    new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs()));
             long every = daemon.expiryIntervalMs();
             housekeeping.scheduleWithFixedDelay(() -> {
                 for (String expired : registry.expireIdle()) {
+                    service.forgetJob(expired);
                     LOG.info("job {} idle for too long: forgotten", expired);
                 }
             }, every, every, TimeUnit.MILLISECONDS);
@@ -192,6 +194,12 @@ public final class CamdoopDaemon implements AutoCloseable {
 
     public JobRegistry registry() {
         return registry;
+    }
+
+    /** The job ended: unregisters it and forgets its spec broadcast state. Returns whether it was registered. */
+    public boolean endJob(String jobId) {
+        service.forgetJob(jobId);
+        return registry.unregister(jobId);
     }
 
     /** Where job tokens are learned (the auxiliary service's initializeApplication) and checked. */

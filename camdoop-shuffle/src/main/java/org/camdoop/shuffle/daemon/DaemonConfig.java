@@ -33,6 +33,13 @@ public final class DaemonConfig {
     public static final String EXPIRY_INTERVAL_MS = "camdoop.daemon.job.expiry-interval-ms";
     public static final long DEFAULT_EXPIRY_INTERVAL_MS = 60_000;
 
+    /**
+     * How long a daemon holds a shuffle START for a job it does not know yet, waiting for the root's spec broadcast,
+     * before failing its vertices.
+     */
+    public static final String SPEC_WAIT_MS = "camdoop.daemon.spec.wait-ms";
+    public static final long DEFAULT_SPEC_WAIT_MS = 30_000;
+
     private final Configuration conf;
 
     private DaemonConfig(Configuration conf) {
@@ -68,6 +75,10 @@ public final class DaemonConfig {
 
     public long expiryIntervalMs() {
         return positive(EXPIRY_INTERVAL_MS, conf.getLong(EXPIRY_INTERVAL_MS, DEFAULT_EXPIRY_INTERVAL_MS));
+    }
+
+    public long specWaitMs() {
+        return positive(SPEC_WAIT_MS, conf.getLong(SPEC_WAIT_MS, DEFAULT_SPEC_WAIT_MS));
     }
 
     /** The transport's settings: every {@code camdoop.*} key of the configuration, defaults left to the transport. */

@@ -15,12 +15,23 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.Files;
+import java.time.Clock;
+import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.jobs.JarCache;
+import org.camdoop.shuffle.jobs.JobRegistry;
+import org.camdoop.shuffle.jobs.JobRegistryContext;
+import org.camdoop.shuffle.jobs.JobSpec;
+import org.camdoop.shuffle.jobs.JobTokens;
+import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.jobs.RegisterOutcome;
+import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.service.CamdoopService;
-import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.shuffle.service.pacing.SwitchPacer;
+import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -32,8 +43,10 @@ import org.camdoop.torus.transport.TransportConfig;
 /**
  * Many Camdoop daemons in one JVM, one per live coordinate of a torus, joined by the real transport: in-JVM channels
  * (fast, for tests) or loopback TCP (optionally rate-shaped, for benchmarks). Used by local mode, the demo, tests and
- * benchmarks. Jobs and map outputs are registered directly, standing in for the job registry. With a
- * {@link SwitchEmulation} the vertex streams are paced as if the servers hung off one switch (the direct-mode baseline).
+ * benchmarks. Map outputs are registered directly. A job is made known either to every daemon at once
+ * ({@link #registerJob}, standing in for the job registry and spec broadcast) or to one daemon only
+ * ({@link #registerJobOn}, in that daemon's own {@link JobRegistry} and {@link JarCache}), from which the spec
+ * broadcast carries it to the others when that daemon starts a shuffle.
  */
 public final class EmbeddedTorus implements AutoCloseable {
 
@@ -44,29 +57,34 @@ public final class EmbeddedTorus implements AutoCloseable {
     private final FailureView view;
     private final EventLoopGroup group;
     private final ExecutorService vertexThreads;
-    /** Wakes streams waiting for switch tokens; null without switch emulation. */
-    private final ScheduledExecutorService switchTimer;
     private final List<TorusNode> nodes = new ArrayList<>();
     private final List<CamdoopService> services = new ArrayList<>();
     private final Map<String, JobAggregationSpec> jobs = new ConcurrentHashMap<>();
     private final Map<Integer, Map<String, List<LocalMapOutput>>> outputs = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer;
+    private final java.nio.file.Path jarCacheRoot;
+    /** Per server: its job registry and jar cache (null for servers that are not live). */
+    private final List<JobRegistry> registries = new ArrayList<>();
+    private final List<JarCache> jarCaches = new ArrayList<>();
 
     private EmbeddedTorus(TorusShape shape, FailureView view, TransportConfig config, Wiring wiring, int threads,
-            Optional<SwitchEmulation> switchEmulation) throws IOException, InterruptedException {
+            long specWaitMs, Optional<SwitchEmulation> switchEmulation) throws IOException, InterruptedException {
         if (switchEmulation.isPresent() && config.shapingBytesPerSecond() > 0) {
             throw new IllegalArgumentException("switch emulation needs an unshaped transport (shaping is "
                     + config.shapingBytesPerSecond() + " B/s)");
         }
         this.shape = shape;
         this.view = view;
-        this.switchTimer = switchEmulation.isPresent() ? Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "camdoop-switch-pacer");
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "camdoop-embedded-timer");
             t.setDaemon(true);
             return t;
-        }) : null;
+        });
+        this.jarCacheRoot = Files.createTempDirectory("camdoop-embedded-jars");
+        // The timer also wakes streams waiting for switch tokens: its tasks only post to vertex mailboxes.
         StreamPacer pacer = switchEmulation.<StreamPacer>map(sw -> new SwitchPacer(shape.size(), sw.bytesPerSecond(),
                 sw.burstBytes(), System::nanoTime,
-                (nanos, wake) -> switchTimer.schedule(wake, nanos, TimeUnit.NANOSECONDS))).orElse(StreamPacer.NONE);
+                (nanos, wake) -> timer.schedule(wake, nanos, TimeUnit.NANOSECONDS))).orElse(StreamPacer.NONE);
         Topology topology = wiring == Wiring.IN_JVM
                 ? Topology.inJvm(shape, "embedded-" + System.identityHashCode(this))
                 : Topology.tcp(shape, loopbackPorts(shape, view));
@@ -81,18 +99,59 @@ public final class EmbeddedTorus implements AutoCloseable {
                 if (!view.isLive(s)) {
                     nodes.add(null);
                     services.add(null);
+                    registries.add(null);
+                    jarCaches.add(null);
                     continue;
                 }
+                JobsConfig jobsConfig = JobsConfig.from(new Configuration(false));
+                JarCache cache = JarCache.open(jarCacheRoot.resolve(Integer.toString(s)),
+                        JobsConfig.JAR_CACHE_MAX_BYTES_DEFAULT);
+                JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobsConfig, cache,
+                        new JobTokens(jobsConfig), Clock.systemUTC()));
+                jarCaches.add(cache);
+                registries.add(registry);
                 TorusNode node = TorusNode.start(config, topology, shape.coord(s), group, view);
                 nodes.add(node);
                 final int server = s;
                 services.add(new CamdoopService(new ServiceContext(node,
                         jobId -> outputs.getOrDefault(server, Map.of()).getOrDefault(jobId, List.of()),
-                        jobId -> Optional.ofNullable(jobs.get(jobId)), vertexThreads, view, 4096, 16, pacer)));
+                        jobId -> Optional.ofNullable(jobs.get(jobId))
+                                .or(() -> registry.lookup(jobId).map(RegisteredJob::aggregation)),
+                        vertexThreads, view, 4096, 16, new RegistryJobDistribution(registry, cache), timer,
+                        specWaitMs, pacer)));
             }
+            awaitLinks(view, java.time.Duration.ofSeconds(30));
         } catch (InterruptedException | RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * Waits until every link between live servers has completed its handshake, so the torus is ready when start
+     * returns (service messages are best effort: one sent on a link still handshaking would be dropped).
+     *
+     * @throws IllegalStateException naming a link still down after {@code timeout}
+     */
+    private void awaitLinks(FailureView view, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int s = 0; s < shape.size(); s++) {
+            if (!view.isLive(s)) {
+                continue;
+            }
+            for (org.camdoop.torus.topology.Port p : shape.links()) {
+                int peer = shape.neighbour(s, p);
+                if (peer == s || !view.canCross(s, peer)) {
+                    continue;
+                }
+                while (!nodes.get(s).isLinkUp(p)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("link " + p.label() + " from " + shape.coord(s) + " to "
+                                + shape.coord(peer) + " did not come up within " + timeout);
+                    }
+                    Thread.sleep(5);
+                }
+            }
         }
     }
 
@@ -103,19 +162,29 @@ public final class EmbeddedTorus implements AutoCloseable {
      */
     public static EmbeddedTorus start(FailureView view, TransportConfig config, Wiring wiring, int threads)
             throws IOException, InterruptedException {
-        return new EmbeddedTorus(view.shape(), view, config, wiring, threads, Optional.empty());
+        return start(view, config, wiring, threads, DaemonConfig.DEFAULT_SPEC_WAIT_MS);
+    }
+
+    /**
+     * As {@link #start(FailureView, TransportConfig, Wiring, int)}, with {@code specWaitMs} as every daemon's
+     * {@link DaemonConfig#SPEC_WAIT_MS}.
+     */
+    public static EmbeddedTorus start(FailureView view, TransportConfig config, Wiring wiring, int threads,
+            long specWaitMs) throws IOException, InterruptedException {
+        return new EmbeddedTorus(view.shape(), view, config, wiring, threads, specWaitMs, Optional.empty());
     }
 
     /**
      * Starts a daemon on every live coordinate, its vertex streams paced as if every server had one switch link
-     * (see {@link SwitchEmulation}).
+     * (see {@link SwitchEmulation}): the direct-mode baseline of the benchmarks.
      *
-     * @param config   must not shape the transport
-     * @param threads  event-loop threads and vertex threads (each)
+     * @param config  must not shape the transport
+     * @param threads event-loop threads and vertex threads (each)
      */
     public static EmbeddedTorus startOnSwitch(FailureView view, TransportConfig config, Wiring wiring, int threads,
             SwitchEmulation switchEmulation) throws IOException, InterruptedException {
-        return new EmbeddedTorus(view.shape(), view, config, wiring, threads, Optional.of(switchEmulation));
+        return new EmbeddedTorus(view.shape(), view, config, wiring, threads, DaemonConfig.DEFAULT_SPEC_WAIT_MS,
+                Optional.of(switchEmulation));
     }
 
     private static Map<Coord, InetSocketAddress> loopbackPorts(TorusShape shape, FailureView view) throws IOException {
@@ -149,6 +218,33 @@ public final class EmbeddedTorus implements AutoCloseable {
         jobs.put(jobId, JobAggregationSpec.fromJob(conf));
     }
 
+    /**
+     * Makes a job known to daemon {@code server} only, as its local tasks would: {@code jars} (the job's user class
+     * path) go into that daemon's jar cache and the spec of {@code conf} (which must set {@code mapreduce.job.id})
+     * into its registry. The other daemons learn the job from the spec broadcast.
+     *
+     * @throws IllegalStateException if the registry does not accept the job, with its reason
+     */
+    public void registerJobOn(int server, JobConf conf, List<java.nio.file.Path> jars) throws IOException {
+        JarCache cache = jarCaches.get(server);
+        for (java.nio.file.Path jar : jars) {
+            cache.putFile(jar);
+        }
+        RegisterOutcome outcome = registry(server).registerFromPeer(JobSpec.fromJobConf(conf, jars));
+        if (outcome.job().isEmpty()) {
+            throw new IllegalStateException(outcome.message());
+        }
+    }
+
+    /** The job registry of a live server. */
+    public JobRegistry registry(int server) {
+        JobRegistry r = registries.get(server);
+        if (r == null) {
+            throw new IllegalArgumentException("server " + shape.coord(server) + " is not live");
+        }
+        return r;
+    }
+
     /** Registers a map output on server {@code server}. */
     public void addMapOutput(int server, String jobId, LocalMapOutput output) {
         outputs.computeIfAbsent(server, k -> new ConcurrentHashMap<>())
@@ -175,11 +271,25 @@ public final class EmbeddedTorus implements AutoCloseable {
                 n.close();
             }
         }
+        timer.shutdownNow();
         vertexThreads.shutdownNow();
-        if (switchTimer != null) {
-            switchTimer.shutdownNow();
-        }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
         vertexThreads.awaitTermination(10, TimeUnit.SECONDS);
+        for (JobRegistry r : registries) {
+            if (r != null) {
+                r.close();
+            }
+        }
+        deleteTree(jarCacheRoot);
+    }
+
+    private static void deleteTree(java.nio.file.Path root) {
+        try (java.util.stream.Stream<java.nio.file.Path> walk = Files.walk(root)) {
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // Temporary files only: leaving some behind is harmless.
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
+import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.net.StreamInput;
 import org.camdoop.shuffle.service.net.StreamOutput;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
@@ -36,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * hosts, opens their streams, and starts them on its local map outputs. Vertices run on the context's executor; this
  * class only sets them up and tears them down.
  *
+ * <p>Before START, the root broadcasts the job's spec and jars along a spanning tree ({@link SpecBroadcast}), so
+ * daemons that ran no task of the job learn it. START goes straight to each daemon and may overtake the spec: a daemon
+ * that does not know the job yet parks the START ({@link ParkedStarts}) until the spec is registered, refused, or
+ * {@link ServiceContext#specWaitMs()} runs out, and then runs or fails its vertices.
+ *
  * <p>Thread-safety: {@code running} is a concurrent map; {@code view} is replaced whole (volatile). Service messages
  * arrive on the transport's event loop and are handed to the vertex executor at once.
  */
@@ -56,6 +62,8 @@ public final class CamdoopService {
     private final TorusNode node;
     private final TorusShape shape;
     private final Map<ShuffleKey, Running> running = new ConcurrentHashMap<>();
+    private final SpecBroadcast broadcast;
+    private final ParkedStarts parked;
     private volatile FailureView view;
 
     public CamdoopService(ServiceContext context) {
@@ -63,6 +71,27 @@ public final class CamdoopService {
         this.node = context.node();
         this.shape = node.shape();
         this.view = context.initialView();
+        this.parked = new ParkedStarts(context.timer(), context.specWaitMs(), (spec, waitMs) ->
+                context.vertices().execute(() -> runLocal(new ShufflePlan(spec, view), Optional.empty(),
+                        "daemon " + node.coord() + " did not receive the spec of " + spec.jobId() + " within "
+                                + waitMs + " ms")));
+        this.broadcast = new SpecBroadcast(node, () -> view, context.distribution(), context.specWaitMs(),
+                new SpecBroadcast.Listener() {
+                    @Override
+                    public void known(String jobId) {
+                        for (ShuffleSpec spec : parked.release(jobId)) {
+                            runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
+                        }
+                    }
+
+                    @Override
+                    public void refused(String jobId, String reason) {
+                        for (ShuffleSpec spec : parked.release(jobId)) {
+                            runLocal(new ShufflePlan(spec, view), Optional.empty(),
+                                    "daemon " + node.coord() + " refused the spec of " + jobId + ": " + reason);
+                        }
+                    }
+                });
         node.setServiceHandler(this::onMessage);
         node.addListener(new TransportListener() {
             @Override
@@ -76,6 +105,21 @@ public final class CamdoopService {
     /** Failed and vacant servers as this daemon knows them. */
     public FailureView view() {
         return view;
+    }
+
+    /** This daemon's part of the job spec broadcast. */
+    public SpecBroadcast specBroadcast() {
+        return broadcast;
+    }
+
+    /** START messages waiting here for the spec of their job. */
+    public int parkedStarts() {
+        return parked.size();
+    }
+
+    /** The job ended or expired on this daemon: forget its broadcast state. */
+    public void forgetJob(String jobId) {
+        broadcast.forget(jobId);
     }
 
     /** Shuffles with vertices still running here. */
@@ -94,7 +138,11 @@ public final class CamdoopService {
             throw new IllegalArgumentException("shuffle " + spec.describe() + " must start on its root, not on "
                     + node.coord());
         }
-        ShufflePlan plan = new ShufflePlan(spec, view);
+        FailureView current = view;
+        ShufflePlan plan = new ShufflePlan(spec, current);
+        // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another path;
+        // receivers park it (ParkedStarts).
+        broadcast.distribute(spec.jobId(), current);
         byte[] start = ShuffleMessages.start(spec);
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), CONTROL_TREE, node.index());
         for (int s = 0; s < shape.size(); s++) {
@@ -104,7 +152,7 @@ public final class CamdoopService {
         }
         RootStream root = new RootStream(context.rootCapacity());
         LOG.info("starting shuffle {}", spec.describe());
-        runLocal(plan, Optional.of(root));
+        runLocal(plan, Optional.of(root), unknownJob(spec));
         return root;
     }
 
@@ -114,6 +162,7 @@ public final class CamdoopService {
     }
 
     private void abort(long streamKey, int partition, String reason, boolean broadcast) {
+        parked.cancel(streamKey, partition);
         Running r = running.remove(new ShuffleKey(streamKey, partition));
         if (r != null) {
             r.vertices().forEach(v -> v.fail("aborted: " + reason));
@@ -145,14 +194,41 @@ public final class CamdoopService {
                 return;
             }
             if (m instanceof ShuffleMessages.Start s) {
-                runLocal(new ShufflePlan(s.spec(), view), Optional.empty());
+                onStart(s.spec());
+            } else if (m instanceof SpecMessages.Spec spec) {
+                broadcast.onSpec(spec, bytes);
+            } else if (m instanceof SpecMessages.JarPart part) {
+                broadcast.onJarPart(part, bytes);
             } else if (m instanceof ShuffleMessages.Abort a) {
                 abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
             }
         });
     }
 
-    private void runLocal(ShufflePlan plan, Optional<RootStream> root) {
+    private void onStart(ShuffleSpec spec) {
+        ParkedStarts.Parking p = parked.park(spec, () -> knows(spec.jobId()));
+        switch (p) {
+            case KNOWN_NOW -> runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
+            case PARKED -> LOG.debug("shuffle {} waits for the spec of {}", spec.describe(), spec.jobId());
+            case FULL -> runLocal(new ShufflePlan(spec, view), Optional.empty(), "daemon " + node.coord()
+                    + " does not know job " + spec.jobId() + " and already holds " + ParkedStarts.MAX_PARKED
+                    + " starts waiting for their spec");
+        }
+    }
+
+    private boolean knows(String jobId) {
+        return context.specs().forJob(jobId).isPresent();
+    }
+
+    private String unknownJob(ShuffleSpec spec) {
+        Optional<String> refusal = broadcast.refusal(spec.jobId());
+        return refusal.isPresent()
+                ? "daemon " + node.coord() + " refused the spec of " + spec.jobId() + ": " + refusal.get()
+                : "daemon " + node.coord() + " does not know job " + spec.jobId();
+    }
+
+    /** Runs this daemon's vertices of a shuffle; if the job is unknown they fail with {@code unknownReason}. */
+    private void runLocal(ShufflePlan plan, Optional<RootStream> root, String unknownReason) {
         ShuffleSpec spec = plan.spec();
         List<VertexPlan> mine = plan.forServer(node.index());
         if (mine.isEmpty()) {
@@ -171,7 +247,7 @@ public final class CamdoopService {
         List<Runnable> toStart = new ArrayList<>();
         for (VertexPlan vp : mine) {
             try {
-                setUp(spec, vp, root, agg, r, toStart);
+                setUp(spec, vp, root, agg, r, toStart, unknownReason);
             } catch (RuntimeException e) {
                 // E.g. the buffer budget cannot hold more streams: fail this vertex's part loudly rather than hang.
                 String why = "daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage();
@@ -211,7 +287,7 @@ public final class CamdoopService {
      * @throws RuntimeException if a stream cannot be opened (e.g. the buffer budget is exhausted)
      */
     private void setUp(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root, Optional<JobAggregationSpec> agg,
-            Running r, List<Runnable> toStart) {
+            Running r, List<Runnable> toStart, String unknownReason) {
         VertexOutput out = vp.isRoot() ? root.orElseThrow(
                 () -> new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord()))
                 : context.pacer().pace(vp.output().get(), new StreamOutput(node.openOutbound(
@@ -219,7 +295,7 @@ public final class CamdoopService {
                         node.config().segmentBytes()));
         if (agg.isEmpty()) {
             // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
-            out.fail("daemon " + node.coord() + " does not know job " + spec.jobId());
+            out.fail(unknownReason);
             return;
         }
         List<InboundStream> inputs = new ArrayList<>();

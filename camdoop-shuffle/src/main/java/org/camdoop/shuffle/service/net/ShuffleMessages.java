@@ -24,6 +24,7 @@ import org.camdoop.torus.trees.TreeChoice;
  * 1 START  i64 jobKey; utf jobId; i32 partition; i32 attempt; i32 x, y, z (root); u8 mode; u8 trees;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
+ * 3 SPEC, 4 JAR_PART: the job spec broadcast, laid out in {@link SpecMessages}
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
  */
@@ -36,7 +37,7 @@ public final class ShuffleMessages {
     }
 
     /** A decoded message. */
-    public sealed interface Message permits Start, Abort {
+    public sealed interface Message permits Start, Abort, SpecMessages.Spec, SpecMessages.JarPart {
     }
 
     /** Run your part of this shuffle. */
@@ -88,6 +89,8 @@ public final class ShuffleMessages {
             Message m = switch (type) {
                 case START -> decodeStart(in);
                 case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
+                case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
+                case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
                 default -> throw new IllegalArgumentException("unknown service message type " + type);
             };
             if (in.read() != -1) {
@@ -144,11 +147,11 @@ public final class ShuffleMessages {
         return id;
     }
 
-    private interface Writer {
+    interface Writer {
         void write(DataOutputStream out) throws IOException;
     }
 
-    private static byte[] write(Writer w) {
+    static byte[] write(Writer w) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);

@@ -1,0 +1,111 @@
+package org.camdoop.shuffle.service;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Shuffle STARTs that reached this daemon before the spec of their job did (START travels straight to each daemon, the
+ * spec along the broadcast tree, so it can overtake). Each waits until the job becomes known ({@link #release}), is
+ * refused, or its wait runs out; then {@code onTimeout} gets it. Bounded: beyond {@link #MAX_PARKED} a START is not
+ * parked.
+ *
+ * <p>Thread-safe: {@link #lock} guards {@link #byJob}. Callbacks run outside the lock.
+ */
+final class ParkedStarts {
+
+    static final int MAX_PARKED = 1024;
+
+    /** What {@link #park} did. */
+    enum Parking { PARKED, KNOWN_NOW, FULL }
+
+    private record Parked(ShuffleSpec spec, ScheduledFuture<?> timeout) {
+    }
+
+    private final ScheduledExecutorService timer;
+    private final long waitMs;
+    private final BiConsumer<ShuffleSpec, Long> onTimeout;
+    private final Object lock = new Object();
+    /** Job id to its parked starts. Guarded by {@link #lock}. */
+    private final Map<String, List<Parked>> byJob = new HashMap<>();
+
+    /** @param onTimeout gets a start whose job stayed unknown for {@code waitMs}, and the wait */
+    ParkedStarts(ScheduledExecutorService timer, long waitMs, BiConsumer<ShuffleSpec, Long> onTimeout) {
+        this.timer = timer;
+        this.waitMs = waitMs;
+        this.onTimeout = onTimeout;
+    }
+
+    /**
+     * Parks {@code spec} unless {@code known} says its job is known now. {@code known} is asked under the lock that
+     * {@link #release} takes, so a job registered concurrently is either seen here or releases this start.
+     */
+    Parking park(ShuffleSpec spec, BooleanSupplier known) {
+        synchronized (lock) {
+            if (known.getAsBoolean()) {
+                return Parking.KNOWN_NOW;
+            }
+            if (byJob.values().stream().mapToInt(List::size).sum() >= MAX_PARKED) {
+                return Parking.FULL;
+            }
+            Parked p = new Parked(spec, timer.schedule(() -> expire(spec), waitMs, TimeUnit.MILLISECONDS));
+            byJob.computeIfAbsent(spec.jobId(), k -> new ArrayList<>()).add(p);
+            return Parking.PARKED;
+        }
+    }
+
+    /** The starts parked for {@code jobId}, no longer parked (the job is now known, or refused). */
+    List<ShuffleSpec> release(String jobId) {
+        List<Parked> out;
+        synchronized (lock) {
+            out = byJob.remove(jobId);
+        }
+        if (out == null) {
+            return List.of();
+        }
+        out.forEach(p -> p.timeout().cancel(false));
+        return out.stream().map(Parked::spec).toList();
+    }
+
+    /** Drops the parked start of a shuffle (it was aborted). */
+    void cancel(long streamKey, int partition) {
+        synchronized (lock) {
+            for (List<Parked> list : byJob.values()) {
+                list.removeIf(p -> {
+                    boolean match = p.spec().streamKey() == streamKey && p.spec().partition() == partition;
+                    if (match) {
+                        p.timeout().cancel(false);
+                    }
+                    return match;
+                });
+            }
+            byJob.values().removeIf(List::isEmpty);
+        }
+    }
+
+    int size() {
+        synchronized (lock) {
+            return byJob.values().stream().mapToInt(List::size).sum();
+        }
+    }
+
+    private void expire(ShuffleSpec spec) {
+        boolean removed;
+        synchronized (lock) {
+            List<Parked> list = byJob.get(spec.jobId());
+            removed = list != null && list.removeIf(p -> p.spec() == spec);
+            if (list != null && list.isEmpty()) {
+                byJob.remove(spec.jobId());
+            }
+        }
+        if (removed) {
+            onTimeout.accept(spec, waitMs);
+        }
+    }
+}

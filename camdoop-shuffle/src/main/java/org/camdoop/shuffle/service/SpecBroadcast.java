@@ -1,0 +1,363 @@
+package org.camdoop.shuffle.service;
+
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.camdoop.shuffle.jobs.JarDigest;
+import org.camdoop.shuffle.service.net.SpecMessages;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.wire.FrameLayout;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cooperative broadcast of a job's spec and jars (Orchestra's Cornet, along a spanning tree): the daemon that starts a
+ * shuffle sends SPEC and JAR_PART messages ({@link SpecMessages}) to its children in the {@link BroadcastTree} rooted
+ * at itself; every daemon forwards each message unchanged to its own children in that tree as it arrives, so each tree
+ * link carries every byte once, and meanwhile assembles the jars it lacks, caches them (digest checked) and registers
+ * the job ({@link JobDistribution#admit}) once its jars are all present. A daemon that already serves the job only
+ * forwards. The {@link Listener} hears when a job becomes known or is refused.
+ *
+ * <p>Bounded: at most {@link #MAX_JOBS_IN_FLIGHT} jobs being received, {@link #MAX_BYTES_IN_FLIGHT} bytes of jars
+ * being assembled; a reception untouched for twice the spec wait is dropped; {@link #forget} drops a job's state when
+ * it ends. A job is broadcast once per origin and failure view.
+ *
+ * <p>Thread-safety: messages are handled on the service's vertex threads, several at a time. {@link #lock} guards
+ * {@link #receiving}, {@link #broadcast}, {@link #refused} and {@link #bytesInFlight}; jar caching and job admission
+ * run outside it. Counters are atomics.
+ */
+public final class SpecBroadcast {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SpecBroadcast.class);
+    static final int MAX_JOBS_IN_FLIGHT = 64;
+    static final long MAX_BYTES_IN_FLIGHT = 512L << 20;
+    private static final int MAX_REFUSALS_KEPT = 256;
+    /** Broadcast messages travel as "tree" 254, apart from shuffle control (255) and data streams. */
+    private static final int BROADCAST_TREE = 254;
+
+    /** Hears the outcome of receiving a job. Called on a vertex thread, outside the broadcast's lock. */
+    interface Listener {
+        void known(String jobId);
+
+        void refused(String jobId, String reason);
+    }
+
+    /** Message counts of this daemon since it started. */
+    public record Counters(long specsSent, long jarPartsSent, long specsReceived, long jarPartsReceived) {
+    }
+
+    /** A jar being assembled from its parts; guarded by the broadcast's lock. */
+    private static final class Assembly {
+        final byte[] bytes;
+        /** Offsets of the parts received (parts from one origin never overlap). */
+        final Map<Long, Integer> parts = new HashMap<>();
+        long received;
+
+        Assembly(long total) {
+            this.bytes = new byte[(int) total];
+        }
+
+        boolean complete() {
+            return received == bytes.length;
+        }
+    }
+
+    /** A job being received; guarded by the broadcast's lock. */
+    private static final class Reception {
+        byte[] spec;
+        final Map<JarDigest, Assembly> jars = new HashMap<>();
+        long touchedNanos = System.nanoTime();
+    }
+
+    private final TorusNode node;
+    private final TorusShape shape;
+    private final Supplier<FailureView> view;
+    private final JobDistribution jobs;
+    private final Listener listener;
+    private final long staleNanos;
+    private final Object lock = new Object();
+    /** Job id to what has arrived of it. Guarded by {@link #lock}. */
+    private final Map<String, Reception> receiving = new HashMap<>();
+    /** Jobs this daemon broadcast as origin, and the view it used. Guarded by {@link #lock}. */
+    private final Map<String, FailureView> broadcast = new HashMap<>();
+    /** Jobs refused here and why, oldest first, at most {@link #MAX_REFUSALS_KEPT}. Guarded by {@link #lock}. */
+    private final Map<String, String> refused = new LinkedHashMap<>();
+    /** Bytes allocated to assemblies. Guarded by {@link #lock}. */
+    private long bytesInFlight;
+    /** The last tree used, reused while origin and view stay the same. Guarded by {@link #lock}. */
+    private BroadcastTree lastTree;
+    private final AtomicLong specsSent = new AtomicLong();
+    private final AtomicLong jarPartsSent = new AtomicLong();
+    private final AtomicLong specsReceived = new AtomicLong();
+    private final AtomicLong jarPartsReceived = new AtomicLong();
+    /** Test hook: when set, this daemon sends and forwards nothing. Volatile: set by a test thread. */
+    private volatile boolean muted;
+
+    /** @param view the service's current failure view, read for each forwarded message */
+    SpecBroadcast(TorusNode node, Supplier<FailureView> view, JobDistribution jobs, long specWaitMs,
+            Listener listener) {
+        this.node = node;
+        this.view = view;
+        this.shape = node.shape();
+        this.jobs = jobs;
+        this.listener = listener;
+        this.staleNanos = 2_000_000L * specWaitMs;
+    }
+
+    /**
+     * Sends the spec and jars of {@code jobId} from this daemon to every live daemon of {@code view}, unless this
+     * daemon already did under the same view, or does not serve the job (nothing to send). Returns whether it sent.
+     */
+    boolean distribute(String jobId, FailureView view) {
+        Optional<JobDistribution.EncodedSpec> spec = jobs.specOf(jobId);
+        if (spec.isEmpty()) {
+            return false;
+        }
+        BroadcastTree tree;
+        synchronized (lock) {
+            if (view.equals(broadcast.get(jobId))) {
+                return false;
+            }
+            broadcast.put(jobId, view);
+            tree = treeFor(view, node.index());
+        }
+        List<Integer> children = tree.children(node.index());
+        Coord origin = node.coord();
+        try {
+            send(children, SpecMessages.spec(jobId, origin, spec.get().bytes()), specsSent);
+            int part = SpecMessages.partBytes(payloadLimit(), jobId);
+            for (JarDigest d : spec.get().jars()) {
+                byte[] jar = jobs.readJar(d);
+                int offset = 0;
+                do {
+                    int n = Math.min(part, jar.length - offset);
+                    send(children, SpecMessages.jarPart(jobId, origin, d, jar.length, offset, jar, offset, n),
+                            jarPartsSent);
+                    offset += n;
+                } while (offset < jar.length);
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            // The other daemons will time out on the START with a precise message; this says why.
+            LOG.error("cannot broadcast the spec of {} from {}: {}", jobId, origin, e.getMessage());
+            synchronized (lock) {
+                broadcast.remove(jobId);
+            }
+            return false;
+        }
+        LOG.info("broadcast the spec of {} ({} jars) to {} children in the tree from {}", jobId,
+                spec.get().jars().size(), children.size(), origin);
+        return true;
+    }
+
+    /** A SPEC message arrived ({@code raw} is it, as received): forward it, then admit the job if it can be. */
+    void onSpec(SpecMessages.Spec m, byte[] raw) {
+        specsReceived.incrementAndGet();
+        forward(m.origin(), raw, specsSent);
+        synchronized (lock) {
+            Optional<Reception> r = reception(m.jobId());
+            if (r.isEmpty()) {
+                return;
+            }
+            r.get().spec = m.encodedSpec();
+        }
+        tryAdmit(m.jobId());
+    }
+
+    /** A JAR_PART message arrived: forward it, then add it to its jar; a complete jar is cached and the job retried. */
+    void onJarPart(SpecMessages.JarPart m, byte[] raw) {
+        jarPartsReceived.incrementAndGet();
+        forward(m.origin(), raw, jarPartsSent);
+        if (jobs.hasJar(m.digest())) {
+            return;
+        }
+        byte[] complete = null;
+        synchronized (lock) {
+            Optional<Reception> r = reception(m.jobId());
+            if (r.isEmpty()) {
+                return;
+            }
+            Assembly a = r.get().jars.get(m.digest());
+            if (a == null) {
+                if (bytesInFlight + m.total() > MAX_BYTES_IN_FLIGHT) {
+                    LOG.warn("dropping a part of jar {} of {}: {} bytes of jars already in flight", m.digest(),
+                            m.jobId(), bytesInFlight);
+                    return;
+                }
+                a = new Assembly(m.total());
+                bytesInFlight += m.total();
+                r.get().jars.put(m.digest(), a);
+            } else if (a.bytes.length != m.total()) {
+                LOG.warn("dropping a part of jar {} of {}: it says {} bytes, earlier parts {}", m.digest(), m.jobId(),
+                        m.total(), a.bytes.length);
+                return;
+            }
+            if (a.parts.putIfAbsent(m.offset(), m.bytes().length) == null) {
+                System.arraycopy(m.bytes(), 0, a.bytes, (int) m.offset(), m.bytes().length);
+                a.received += m.bytes().length;
+            }
+            if (a.complete()) {
+                r.get().jars.remove(m.digest());
+                bytesInFlight -= a.bytes.length;
+                complete = a.bytes;
+            }
+        }
+        if (complete != null) {
+            try {
+                jobs.storeJar(m.digest(), complete);
+            } catch (IOException e) {
+                refuse(m.jobId(), "jar " + m.digest() + " of " + m.jobId() + " from " + m.origin() + " refused: "
+                        + e.getMessage());
+                return;
+            }
+            tryAdmit(m.jobId());
+        }
+    }
+
+    /** Forgets everything about {@code jobId} (it ended or expired). */
+    public void forget(String jobId) {
+        synchronized (lock) {
+            drop(jobId);
+            broadcast.remove(jobId);
+            refused.remove(jobId);
+        }
+    }
+
+    /** Why this daemon refused {@code jobId}, if it did. */
+    public Optional<String> refusal(String jobId) {
+        synchronized (lock) {
+            return Optional.ofNullable(refused.get(jobId));
+        }
+    }
+
+    /** Jobs being received (spec or jars still missing). */
+    public int jobsInFlight() {
+        synchronized (lock) {
+            return receiving.size();
+        }
+    }
+
+    public Counters counters() {
+        return new Counters(specsSent.get(), jarPartsSent.get(), specsReceived.get(), jarPartsReceived.get());
+    }
+
+    /** Test hook: a muted daemon neither sends nor forwards broadcast messages (as if every one were lost). */
+    public void mute(boolean mute) {
+        this.muted = mute;
+    }
+
+    private void tryAdmit(String jobId) {
+        byte[] spec;
+        synchronized (lock) {
+            Reception r = receiving.get(jobId);
+            spec = r == null ? null : r.spec;
+        }
+        if (spec == null) {
+            return;
+        }
+        JobDistribution.Admission a = jobs.admit(jobId, spec);
+        if (a instanceof JobDistribution.Registered) {
+            synchronized (lock) {
+                drop(jobId);
+            }
+            LOG.info("{} registered from the spec broadcast", jobId);
+            listener.known(jobId);
+        } else if (a instanceof JobDistribution.Refused refusal) {
+            refuse(jobId, refusal.reason());
+        }
+        // NeedsJars: the missing jars are on their way; the job is retried when each completes.
+    }
+
+    private void refuse(String jobId, String reason) {
+        synchronized (lock) {
+            drop(jobId);
+            refused.put(jobId, reason);
+            if (refused.size() > MAX_REFUSALS_KEPT) {
+                refused.remove(refused.keySet().iterator().next());
+            }
+        }
+        LOG.error("daemon {} refused job {}: {}", node.coord(), jobId, reason);
+        listener.refused(jobId, reason);
+    }
+
+    /**
+     * The reception of {@code jobId}, created if needed; empty if the job was refused here or too many are in flight.
+     * Caller holds {@link #lock}.
+     */
+    private Optional<Reception> reception(String jobId) {
+        if (refused.containsKey(jobId)) {
+            return Optional.empty();
+        }
+        long now = System.nanoTime();
+        Reception r = receiving.get(jobId);
+        if (r == null) {
+            for (String stale : receiving.entrySet().stream()
+                    .filter(e -> now - e.getValue().touchedNanos > staleNanos).map(Map.Entry::getKey).toList()) {
+                LOG.warn("dropping the incomplete spec broadcast of {}", stale);
+                drop(stale);
+            }
+            if (receiving.size() >= MAX_JOBS_IN_FLIGHT) {
+                LOG.warn("ignoring the spec broadcast of {}: {} jobs already being received", jobId, receiving.size());
+                return Optional.empty();
+            }
+            r = new Reception();
+            receiving.put(jobId, r);
+        }
+        r.touchedNanos = now;
+        return Optional.of(r);
+    }
+
+    /** Drops a reception and its assemblies. Caller holds {@link #lock}. */
+    private void drop(String jobId) {
+        Reception r = receiving.remove(jobId);
+        if (r != null) {
+            for (Assembly a : r.jars.values()) {
+                bytesInFlight -= a.bytes.length;
+            }
+        }
+    }
+
+    private void forward(Coord origin, byte[] raw, AtomicLong counter) {
+        if (!shape.contains(origin)) {
+            return;
+        }
+        BroadcastTree tree;
+        synchronized (lock) {
+            tree = treeFor(view.get(), shape.index(origin));
+        }
+        send(tree.children(node.index()), raw, counter);
+    }
+
+    /** Caller holds {@link #lock}. */
+    private BroadcastTree treeFor(FailureView view, int origin) {
+        if (lastTree == null || lastTree.origin() != origin || !lastTree.view().equals(view)) {
+            lastTree = new BroadcastTree(view, origin);
+        }
+        return lastTree;
+    }
+
+    private void send(List<Integer> children, byte[] message, AtomicLong counter) {
+        if (muted) {
+            return;
+        }
+        StreamId id = new StreamId(0, 0, BROADCAST_TREE, node.index());
+        for (int child : children) {
+            node.sendService(shape.coord(child), id, Unpooled.wrappedBuffer(message));
+            counter.incrementAndGet();
+        }
+    }
+
+    private int payloadLimit() {
+        return node.config().maxFrameBytes() - FrameLayout.PAYLOAD;
+    }
+
+}

@@ -1,0 +1,293 @@
+package org.camdoop.shuffle.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.Unpooled;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.camdoop.shuffle.aggregation.Advance;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.daemon.EmbeddedTorus;
+import org.camdoop.shuffle.jobs.JarDigest;
+import org.camdoop.shuffle.jobs.JobSpec;
+import org.camdoop.shuffle.jobs.JobSpecCodec;
+import org.camdoop.shuffle.service.net.SpecMessages;
+import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.shuffle.testing.CompiledJar;
+import org.camdoop.shuffle.testing.WordCounts;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.transport.wire.FrameLayout;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * 27 daemons on the real transport (in-JVM channels), each job registered on ONE daemon only: the spec broadcast
+ * must carry the spec and the job's jar to every other daemon before they can merge and combine.
+ */
+class SpecBroadcastOnTorusTest {
+
+    private static final int REDUCERS = 3;
+    private static final TorusShape SHAPE = TorusShape.parse("3x3x3");
+    private static final long SPEC_WAIT_MS = 2000;
+    private static final int FRAME_BYTES = 8192;
+    private static final String COMBINER = "userjob.CountingSumCombiner";
+    /** A combiner compiled at test time: sums, and counts its calls so a test can see which daemon ran it. */
+    private static final String COMBINER_SOURCE = """
+            package userjob;
+            import java.io.IOException;
+            import java.util.Iterator;
+            import java.util.concurrent.atomic.AtomicLong;
+            import org.apache.hadoop.io.IntWritable;
+            import org.apache.hadoop.io.Text;
+            import org.apache.hadoop.mapred.*;
+            public class CountingSumCombiner extends MapReduceBase
+                    implements Reducer<Text, IntWritable, Text, IntWritable> {
+                public static final AtomicLong CALLS = new AtomicLong();
+                public void reduce(Text key, Iterator<IntWritable> values,
+                        OutputCollector<Text, IntWritable> out, Reporter reporter) throws IOException {
+                    CALLS.incrementAndGet();
+                    int sum = 0;
+                    while (values.hasNext()) {
+                        sum += values.next().get();
+                    }
+                    out.collect(key, new IntWritable(sum));
+                }
+            }
+            """;
+
+    @TempDir
+    static Path dir;
+    private static EmbeddedTorus torus;
+    private static Path jar;
+
+    @BeforeAll
+    static void startTorus() throws Exception {
+        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "test-secret",
+                TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, Integer.toString(FRAME_BYTES)));
+        torus = EmbeddedTorus.start(FailureView.none(SHAPE), config, EmbeddedTorus.Wiring.IN_JVM, 2, SPEC_WAIT_MS);
+        // About five frames of jar parts at this frame size.
+        jar = CompiledJar.build(dir, "combiner.jar", Map.of(COMBINER, COMBINER_SOURCE), 40_000);
+    }
+
+    @AfterAll
+    static void stopTorus() throws Exception {
+        torus.close();
+    }
+
+    private static JobConf job(String jobId) {
+        JobConf conf = WordCounts.job(REDUCERS);
+        conf.set(MRJobConfig.ID, jobId);
+        conf.set("mapred.combiner.class", COMBINER);
+        return conf;
+    }
+
+    /** Word counts on every daemon for {@code jobId}; returns the maps written, one per server. */
+    private static List<Map<String, Integer>> mapOutputsEverywhere(String jobId, JobConf conf, TreeSet<String> attempts)
+            throws Exception {
+        Random rnd = new Random(jobId.hashCode());
+        List<Map<String, Integer>> maps = new ArrayList<>();
+        String attemptPrefix = jobId.replace("job_", "attempt_");
+        for (int server = 0; server < SHAPE.size(); server++) {
+            String attempt = String.format("%s_m_%06d_0", attemptPrefix, server);
+            Map<String, Integer> counts = new TreeMap<>();
+            for (int i = 0; i < 400; i++) {
+                counts.merge("w" + rnd.nextInt(300), 1 + rnd.nextInt(3), Integer::sum);
+            }
+            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".out").toString());
+            org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".index").toString());
+            WordCounts.write(conf, file, index, counts);
+            torus.addMapOutput(server, jobId, new LocalMapOutput(attempt, file, index));
+            maps.add(counts);
+            attempts.add(attempt);
+        }
+        return maps;
+    }
+
+    private record Result(SortedMap<String, Long> sums, RootStream.Next last) {
+    }
+
+    private static Result run(ShuffleSpec spec) throws Exception {
+        RootStream root = torus.service(SHAPE.index(spec.root())).startShuffle(spec);
+        ChunkQueueRun records = new ChunkQueueRun("root");
+        while (true) {
+            RootStream.Next n = root.next(Duration.ofSeconds(30));
+            if (n instanceof RootStream.Chunk c) {
+                records.offer(c.bytes(), c.length());
+                continue;
+            }
+            records.finish();
+            SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
+            while (n instanceof RootStream.End && records.advance() == Advance.RECORD) {
+                sums.merge(WordCounts.text(records.key().array(), records.key().offset(), records.key().length()),
+                        (long) WordCounts.intValue(records.value().array(), records.value().offset(),
+                                records.value().length()), Long::sum);
+            }
+            return new Result(sums, n);
+        }
+    }
+
+    private static List<SpecBroadcast.Counters> counters() {
+        List<SpecBroadcast.Counters> out = new ArrayList<>();
+        for (int s = 0; s < SHAPE.size(); s++) {
+            out.add(torus.service(s).specBroadcast().counters());
+        }
+        return out;
+    }
+
+    /** Polls {@code condition} until it holds or {@code timeout} passes; returns whether it held. */
+    private static boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    @Test
+    void aJobKnownOnlyToTheRootReachesEveryDaemonWithItsJarOnce() throws Exception {
+        String jobId = "job_1700000000000_0011";
+        JobConf conf = job(jobId);
+        int root = SHAPE.index(new Coord(1, 1, 1));
+        torus.registerJobOn(root, conf, List.of(jar));
+        TreeSet<String> attempts = new TreeSet<>();
+        List<Map<String, Integer>> maps = mapOutputsEverywhere(jobId, conf, attempts);
+        assertThrows(ClassNotFoundException.class, () -> Class.forName(COMBINER), "the combiner must come from the jar");
+        List<SpecBroadcast.Counters> before = counters();
+
+        Result r = run(new ShuffleSpec(51L, jobId, 1, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
+                attempts));
+
+        assertInstanceOf(RootStream.End.class, r.last(), () -> r.last().toString());
+        assertEquals(WordCounts.reference(maps, 1, REDUCERS), r.sums());
+        // Every daemon now serves the job with the combiner loaded from the broadcast jar, and ran it.
+        long remoteCalls = 0;
+        int remoteDaemonsThatCombined = 0;
+        for (int s = 0; s < SHAPE.size(); s++) {
+            Class<?> combiner = torus.registry(s).lookup(jobId).orElseThrow().aggregation().job().getCombinerClass();
+            assertEquals(COMBINER, combiner.getName());
+            assertEquals(torus.registry(s).lookup(jobId).get().classLoader(), combiner.getClassLoader());
+            long calls = ((AtomicLong) combiner.getField("CALLS").get(null)).get();
+            if (s != root) {
+                remoteCalls += calls;
+                remoteDaemonsThatCombined += calls > 0 ? 1 : 0;
+            }
+        }
+        assertTrue(remoteCalls > 0 && remoteDaemonsThatCombined >= SHAPE.size() / 2,
+                remoteDaemonsThatCombined + " remote daemons combined, " + remoteCalls + " calls");
+        // Cooperative broadcast: each tree link carried the spec and every part of the jar exactly once.
+        int parts = (int) Math.ceil(Files.size(jar)
+                / (double) SpecMessages.partBytes(FRAME_BYTES - FrameLayout.PAYLOAD, jobId));
+        BroadcastTree tree = new BroadcastTree(FailureView.none(SHAPE), root);
+        List<SpecBroadcast.Counters> after = counters();
+        long partsSent = 0;
+        for (int s = 0; s < SHAPE.size(); s++) {
+            int children = tree.children(s).size();
+            long sent = after.get(s).jarPartsSent() - before.get(s).jarPartsSent();
+            assertEquals((long) children * parts, sent, "jar parts sent by " + SHAPE.coord(s));
+            assertEquals(children, after.get(s).specsSent() - before.get(s).specsSent(), "specs sent by " + s);
+            assertEquals(s == root ? 0 : parts, after.get(s).jarPartsReceived() - before.get(s).jarPartsReceived(),
+                    "jar parts received by " + SHAPE.coord(s));
+            partsSent += sent;
+            assertEquals(0, torus.service(s).specBroadcast().jobsInFlight());
+        }
+        assertEquals((long) (SHAPE.size() - 1) * parts, partsSent);
+        assertTrue(parts > 1, "the jar should need several frames, got " + parts);
+
+        // A second shuffle of the job from the same root under the same view sends nothing again.
+        Result again = run(new ShuffleSpec(51L, jobId, 2, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
+                attempts));
+        assertEquals(WordCounts.reference(maps, 2, REDUCERS), again.sums());
+        assertEquals(after.get(root).jarPartsSent(), torus.service(root).specBroadcast().counters().jarPartsSent());
+    }
+
+    @Test
+    void aSpecThatNeverArrivesFailsTheRootAfterTheWait() throws Exception {
+        String jobId = "job_1700000000000_0012";
+        JobConf conf = job(jobId);
+        int root = SHAPE.index(new Coord(0, 2, 1));
+        torus.registerJobOn(root, conf, List.of(jar));
+        TreeSet<String> attempts = new TreeSet<>();
+        mapOutputsEverywhere(jobId, conf, attempts);
+        torus.service(root).specBroadcast().mute(true);
+        try {
+            Result r = run(new ShuffleSpec(52L, jobId, 0, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
+                    attempts));
+            assertInstanceOf(RootStream.Failed.class, r.last(), () -> r.last().toString());
+            String reason = ((RootStream.Failed) r.last()).reason();
+            assertTrue(reason.matches("(?s).*daemon [0-2],[0-2],[0-2] did not receive the spec of "
+                    + "job_1700000000000_0012 within 2000 ms.*"), reason);
+        } finally {
+            torus.service(root).specBroadcast().mute(false);
+        }
+        assertTrue(await(() -> {
+            int parked = 0;
+            for (int s = 0; s < SHAPE.size(); s++) {
+                parked += torus.service(s).parkedStarts();
+            }
+            return parked == 0;
+        }, Duration.ofSeconds(10)), "starts still parked");
+        for (int s = 0; s < SHAPE.size(); s++) {
+            assertEquals(s == root, torus.registry(s).lookup(jobId).isPresent(), "job known on " + SHAPE.coord(s));
+        }
+    }
+
+    @Test
+    void aJarWhoseBytesDoNotMatchItsDigestIsRefusedAndTheJobNotRegistered() throws Exception {
+        String jobId = "job_1700000000000_0013";
+        byte[] genuine = "the jar the spec names".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] forged = "a jar somebody swapped".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        JarDigest digest = JarDigest.of(genuine);
+        JobConf conf = job(jobId);
+        JobSpec spec = new JobSpec(jobId, JobSpec.fromJobConf(conf, List.of()).conf(), List.of(digest));
+        int target = SHAPE.index(new Coord(2, 0, 2));
+        Coord origin = SHAPE.coord(target);
+        StreamId id = new StreamId(0, 0, 254, 0);
+        // Sent from a neighbour's transport, as a forwarded broadcast with the target as origin.
+        torus.node(SHAPE.index(new Coord(1, 0, 2))).sendService(origin, id,
+                Unpooled.wrappedBuffer(SpecMessages.spec(jobId, origin, JobSpecCodec.encode(spec))));
+        torus.node(SHAPE.index(new Coord(1, 0, 2))).sendService(origin, id, Unpooled.wrappedBuffer(
+                SpecMessages.jarPart(jobId, origin, digest, forged.length, 0, forged, 0, forged.length)));
+
+        SpecBroadcast target0 = torus.service(target).specBroadcast();
+        assertTrue(await(() -> target0.refusal(jobId).isPresent(), Duration.ofSeconds(10)), "no refusal");
+        String expected = "jar " + digest + " of " + jobId + " from " + origin
+                + " refused: jar digest mismatch: expected " + digest + ", got " + JarDigest.of(forged);
+        assertEquals(Optional.of(expected), target0.refusal(jobId));
+        assertTrue(torus.registry(target).lookup(jobId).isEmpty());
+        assertEquals(0, target0.jobsInFlight());
+
+        // A shuffle of that job rooted there fails with the reason.
+        Result r = run(new ShuffleSpec(53L, jobId, 0, 0, origin, ShuffleMode.CAMDOOP, TreeChoice.SIX,
+                new TreeSet<>()));
+        assertInstanceOf(RootStream.Failed.class, r.last(), () -> r.last().toString());
+        assertTrue(((RootStream.Failed) r.last()).reason().contains("daemon 2,0,2 refused the spec of " + jobId
+                + ": " + expected), r.last().toString());
+    }
+}
