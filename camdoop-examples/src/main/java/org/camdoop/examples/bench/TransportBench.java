@@ -43,6 +43,12 @@ public final class TransportBench implements Callable<Integer> {
 
     private static final int[] WEIGHTS = {1, 1, 2};
     private static final int STREAMS_PER_JOB = 12;
+    /**
+     * The link rate (bytes/s) at which job shares are measured. Weighted sharing only shows when the link is the
+     * bottleneck; unshaped on two cores the writers and event loops compete for CPU and each job gets what its writer
+     * produces, whatever its weight. 200 MB/s is far below what the writers produce here.
+     */
+    private static final long FAIRNESS_LINK_BYTES_PER_S = 200L * 1000 * 1000;
 
     @Option(names = "--seconds", description = "Measured seconds per case (default: ${DEFAULT-VALUE}).")
     double seconds = 3;
@@ -50,9 +56,15 @@ public final class TransportBench implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "A transport setting for every case (e.g. camdoop.transport.segment.bytes=131072); repeatable.")
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
-        TransportConfig cfg = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime()));
+        Map<String, String> values = new java.util.HashMap<>(settings);
+        values.putIfAbsent(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime());
+        TransportConfig cfg = TransportConfig.of(values);
         Transports kind = Transports.socket(cfg.nativeTransport());
         long warmNanos = (long) (Math.min(1.0, seconds / 3) * 1e9);
         long runNanos = (long) (seconds * 1e9);
@@ -62,16 +74,13 @@ public final class TransportBench implements Callable<Integer> {
             raw = measure(pipe::receivedBytes, warmNanos, runNanos);
         }
         double link = linkCase(cfg, 1, new int[] {1}, warmNanos, runNanos, null);
+        long[] unshapedPerJob = new long[WEIGHTS.length];
+        double multi = linkCase(cfg, STREAMS_PER_JOB, WEIGHTS, warmNanos, runNanos, unshapedPerJob);
         long[] perJob = new long[WEIGHTS.length];
-        double multi = linkCase(cfg, STREAMS_PER_JOB, WEIGHTS, warmNanos, runNanos, perJob);
-        long sum = 0;
-        for (long b : perJob) {
-            sum += b;
-        }
-        double[] shares = new double[perJob.length];
-        for (int j = 0; j < shares.length; j++) {
-            shares[j] = sum == 0 ? 0 : (double) perJob[j] / sum;
-        }
+        linkCase(cfg.with(TransportConfig.SHAPING_BYTES_PER_SECOND, FAIRNESS_LINK_BYTES_PER_S), STREAMS_PER_JOB,
+                WEIGHTS, warmNanos, runNanos, perJob);
+        double[] shares = shares(perJob);
+        double[] unshapedShares = shares(unshapedPerJob);
 
         if (json) {
             ObjectMapper om = new ObjectMapper();
@@ -87,6 +96,11 @@ public final class TransportBench implements Callable<Integer> {
             for (double s : shares) {
                 shareArr.add(s);
             }
+            o.put("job_shares_link_bytes_per_s", FAIRNESS_LINK_BYTES_PER_S);
+            var unshapedArr = o.putArray("job_shares_unshaped");
+            for (double s : unshapedShares) {
+                unshapedArr.add(s);
+            }
             var weightArr = o.putArray("job_weights");
             for (int w : WEIGHTS) {
                 weightArr.add(w);
@@ -97,12 +111,26 @@ public final class TransportBench implements Callable<Integer> {
             System.out.printf("(a) raw Netty, one connection      %,16.0f bytes/s%n", raw);
             System.out.printf("(b) one Camdoop link, one stream   %,16.0f bytes/s   (b)/(a) = %.3f%n", link, link / raw);
             System.out.printf("(c) one link, 36 streams, 3 jobs   %,16.0f bytes/s   (c)/(a) = %.3f%n", multi, multi / raw);
+            System.out.printf("    job shares with the link shaped to %,d bytes/s (the link the bottleneck):%n",
+                    FAIRNESS_LINK_BYTES_PER_S);
             for (int j = 0; j < shares.length; j++) {
-                System.out.printf("    job %d weight %d share %.3f (target %.3f)%n", j + 1, WEIGHTS[j], shares[j],
-                        (double) WEIGHTS[j] / 4);
+                System.out.printf("    job %d weight %d share %.3f (target %.3f; unshaped %.3f)%n", j + 1, WEIGHTS[j],
+                        shares[j], (double) WEIGHTS[j] / 4, unshapedShares[j]);
             }
         }
         return 0;
+    }
+
+    private static double[] shares(long[] perJob) {
+        long sum = 0;
+        for (long b : perJob) {
+            sum += b;
+        }
+        double[] shares = new double[perJob.length];
+        for (int j = 0; j < shares.length; j++) {
+            shares[j] = sum == 0 ? 0 : (double) perJob[j] / sum;
+        }
+        return shares;
     }
 
     /** Bytes per second received during {@code runNanos} after {@code warmNanos} of warm-up. */

@@ -18,6 +18,9 @@ public final class DaemonCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // Before any logger exists: the daemon's log is for operators (links up and down, jobs, shuffles).
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                System.getProperty("camdoop.log.level", "info"));
         return DaemonMain.run(conf);
     }
 }

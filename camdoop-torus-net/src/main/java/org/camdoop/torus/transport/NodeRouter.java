@@ -352,7 +352,13 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void linkDown(Link link, String reason) {
         int peer = link.peer();
-        LOG.warn("link {} from {} to {} is down: {}", link.port().label(), shape.coord(self), shape.coord(peer), reason);
+        if ("stopped".equals(reason)) {
+            // This node is shutting down: an orderly close, not an incident.
+            LOG.info("link {} from {} to {} closed: {}", link.port().label(), shape.coord(self), shape.coord(peer), reason);
+        } else {
+            LOG.warn("link {} from {} to {} is down: {}", link.port().label(), shape.coord(self), shape.coord(peer),
+                    reason);
+        }
         listeners.forEach(l -> l.linkDown(link.port(), shape.coord(peer), reason));
         listeners.forEach(l -> l.serverSuspected(shape.coord(peer)));
         if (!failureTimers.containsKey(peer)) {
