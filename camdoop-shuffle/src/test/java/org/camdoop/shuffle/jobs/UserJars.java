@@ -1,20 +1,8 @@
 package org.camdoop.shuffle.jobs;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
-import java.util.stream.Stream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.MapReduceBase;
 
@@ -78,50 +66,6 @@ final class UserJars {
 
     /** Compiles the user classes under {@code work} and jars them into {@code work/user.jar}. */
     static Path build(Path work) throws IOException {
-        Path src = Files.createDirectories(work.resolve("src"));
-        Path classes = Files.createDirectories(work.resolve("classes"));
-        List<String> args = new ArrayList<>(List.of("-classpath", classPath(), "-d", classes.toString(),
-                "--release", "17", "-nowarn"));
-        for (Map.Entry<String, String> s : SOURCES.entrySet()) {
-            Path file = src.resolve(s.getKey().replace('.', '/') + ".java");
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, s.getValue());
-            args.add(file.toString());
-        }
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        if (javac == null || javac.run(null, null, null, args.toArray(String[]::new)) != 0) {
-            throw new IllegalStateException("compiling the user classes failed (is this a JDK?)");
-        }
-        return jar(classes, work.resolve("user.jar"));
-    }
-
-    private static String classPath() {
-        try {
-            return Path.of(Text.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                    + java.io.File.pathSeparator
-                    + Path.of(MapReduceBase.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static Path jar(Path classes, Path jar) throws IOException {
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(classes)) {
-            files = walk.filter(Files::isRegularFile).sorted().toList();
-        }
-        try (OutputStream out = Files.newOutputStream(jar);
-                JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
-            for (Path f : files) {
-                JarEntry entry = new JarEntry(classes.relativize(f).toString().replace('\\', '/'));
-                entry.setTime(0);
-                jarOut.putNextEntry(entry);
-                jarOut.write(Files.readAllBytes(f));
-                jarOut.closeEntry();
-            }
-        }
-        return jar;
+        return org.camdoop.shuffle.testing.CompiledJar.build(work, "user.jar", SOURCES, 0);
     }
 }
