@@ -142,6 +142,21 @@ class VertexNetworkTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} root {1} {2}")
+    @CsvSource({"2x2x2,1;1;1,six", "4x1x1,2;0;0,six", "3x3x1,0;1;0,six", "2x3x3,1;2;0,six", "4x4x4,3;1;2,six",
+        "5x3x2,4;2;1,six", "1x1x1,0;0;0,six", "4x4x4,0;0;0,shortest"})
+    void everyShapeDeliversTheReferenceSums(String s, String root, String trees) throws Exception {
+        TorusShape shape = TorusShape.parse(s);
+        JobConf conf = WordCounts.jobWithCombiner(REDUCERS);
+        Job job = writeJob(conf, shape, 0.4, shape.size());
+        for (int partition = 0; partition < REDUCERS; partition++) {
+            Outcome o = shuffle(conf, job, shape, FailureView.none(shape), Coord.parse(root.replace(';', ',')),
+                    ShuffleMode.CAMDOOP, TreeChoice.parse(trees), partition, new TreeSet<>(job.byAttempt().keySet()), 2);
+            assertEquals(WordCounts.reference(new ArrayList<>(job.byAttempt().values()), partition, REDUCERS),
+                    o.output(), s + " partition " + partition);
+        }
+    }
+
     @Test
     void onPathCombiningShrinksWhatReachesTheRoot() throws Exception {
         TorusShape shape = TorusShape.parse("3x3x3");
