@@ -17,6 +17,9 @@ public final class CamdoopCli {
     /** Exit status for bad arguments, as picocli and most Unix tools use. */
     public static final int USAGE = 2;
 
+    /** Exit status when a tool ran but could not do its work (one line on stderr says why). */
+    public static final int FAILED = 1;
+
     public static void main(String[] args) {
         System.exit(run(args));
     }
@@ -39,6 +42,12 @@ public final class CamdoopCli {
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("camdoop " + commandLine.getCommandName() + ": " + ex.getMessage());
                 return USAGE;
+            }
+            if (ex instanceof IllegalStateException
+                    || ex instanceof org.camdoop.torus.transport.stream.BudgetExhaustedException) {
+                // An operational failure (the budget cannot hold the streams, a link never came up): one line.
+                commandLine.getErr().println("camdoop " + commandLine.getCommandName() + ": " + ex.getMessage());
+                return FAILED;
             }
             throw ex;
         });
