@@ -35,7 +35,7 @@ public final class DaemonConfig {
 
     /**
      * How long a daemon holds a shuffle START for a job it does not know yet, waiting for the root's spec broadcast,
-     * before failing its vertices.
+     * before failing its vertices; also how long a root keeps re-sending START (after 1 s, backing off to 8 s) to daemons that have not acknowledged it.
      */
     public static final String SPEC_WAIT_MS = "camdoop.daemon.spec.wait-ms";
     public static final long DEFAULT_SPEC_WAIT_MS = 30_000;

@@ -5,9 +5,12 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
@@ -27,6 +30,7 @@ import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TorusNode;
 import org.camdoop.torus.transport.TransportListener;
 import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.StreamId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,16 +58,28 @@ public final class CamdoopService {
     private record ShuffleKey(long streamKey, int partition) {
     }
 
-    /** The vertices of one shuffle on this daemon, and the streams they receive on; the lists are guarded by the record. */
-    private record Running(List<Vertex> vertices, List<InboundStream> inputs) {
+    private static final int MAX_REMEMBERED = 4096;
+    /** Shuffles aborted recently, so a START that arrives after its ABORT does not run; guarded by itself. */
+    private final Set<ShuffleKey> aborted = recentKeys();
+    /** Shuffles whose START this daemon has taken, so a START sent again (its ACK was lost) runs nothing twice. */
+    private final Set<ShuffleKey> started = recentKeys();
+
+    private static Set<ShuffleKey> recentKeys() {
+        return Collections.newSetFromMap(new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ShuffleKey, Boolean> eldest) {
+                return size() > MAX_REMEMBERED;
+            }
+        });
     }
 
     private final ServiceContext context;
     private final TorusNode node;
     private final TorusShape shape;
-    private final Map<ShuffleKey, Running> running = new ConcurrentHashMap<>();
+    private final Map<ShuffleKey, RunningShuffle> running = new ConcurrentHashMap<>();
     private final SpecBroadcast broadcast;
     private final ParkedStarts parked;
+    private final StartAcks startAcks;
     private volatile FailureView view;
 
     public CamdoopService(ServiceContext context) {
@@ -92,12 +108,25 @@ public final class CamdoopService {
                         }
                     }
                 });
+        this.startAcks = new StartAcks(context.timer(), context.vertices(), context.specWaitMs(), System::nanoTime,
+                (spec, server) -> sendStart(spec, server),
+                (spec, silent) -> {
+                    List<Coord> who = silent.stream().map(shape::coord).toList();
+                    abort(spec, "daemons " + who + " did not answer the start of " + spec.describe() + " within "
+                            + context.specWaitMs() + " ms", true);
+                });
         node.setServiceHandler(this::onMessage);
         node.addListener(new TransportListener() {
             @Override
             public void serverFailed(Coord server) {
                 view = view.withFailed(server);
                 node.setFailureView(view);
+                // Every server hosts vertices of every shuffle: the running ones have lost a vertex (and its map
+                // outputs). Recovery from the last key (paper section 4.2) is not built yet, so they fail now rather
+                // than wait for streams that will never end; the reduce attempts retry.
+                for (ShuffleKey key : List.copyOf(running.keySet())) {
+                    abort(key.streamKey(), key.partition(), "server " + server + " failed", true);
+                }
             }
         });
     }
@@ -143,13 +172,15 @@ public final class CamdoopService {
         // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another path;
         // receivers park it (ParkedStarts).
         broadcast.distribute(spec.jobId(), current);
-        byte[] start = ShuffleMessages.start(spec);
-        StreamId control = new StreamId(spec.streamKey(), spec.partition(), CONTROL_TREE, node.index());
+        java.util.Set<Integer> peers = new java.util.TreeSet<>();
         for (int s = 0; s < shape.size(); s++) {
             if (s != node.index() && view.isLive(s)) {
-                node.sendService(shape.coord(s), control, Unpooled.wrappedBuffer(start));
+                peers.add(s);
+                sendStart(spec, s);
             }
         }
+        // Service messages are best effort: START goes again to whoever has not acknowledged it.
+        startAcks.expect(spec, peers);
         RootStream root = new RootStream(context.rootCapacity());
         LOG.info("starting shuffle {}", spec.describe());
         runLocal(plan, Optional.of(root), unknownJob(spec));
@@ -162,10 +193,15 @@ public final class CamdoopService {
     }
 
     private void abort(long streamKey, int partition, String reason, boolean broadcast) {
+        ShuffleKey key = new ShuffleKey(streamKey, partition);
+        synchronized (aborted) {
+            aborted.add(key);
+        }
+        startAcks.forget(streamKey, partition);
         parked.cancel(streamKey, partition);
-        Running r = running.remove(new ShuffleKey(streamKey, partition));
+        RunningShuffle r = running.remove(key);
         if (r != null) {
-            r.vertices().forEach(v -> v.fail("aborted: " + reason));
+            stop(r.abort(), "aborted: " + reason);
         }
         if (broadcast) {
             StreamId control = new StreamId(streamKey, partition, CONTROL_TREE, node.index());
@@ -178,12 +214,41 @@ public final class CamdoopService {
         }
     }
 
+    private void sendStart(ShuffleSpec spec, int server) {
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), CONTROL_TREE, node.index());
+        node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec)));
+    }
+
+    /** Fails the vertices and gives back the buffers of streams whose other end may never finish them. */
+    private void stop(RunningShuffle.Stopped s, String reason) {
+        s.vertices().forEach(v -> v.fail(reason));
+        s.inputs().forEach(node::closeInbound);
+        IllegalStateException cause = new IllegalStateException(reason);
+        s.outputs().forEach(o -> o.close(cause));
+    }
+
+    private boolean wasAborted(ShuffleKey key) {
+        synchronized (aborted) {
+            return aborted.contains(key);
+        }
+    }
+
     private void onMessage(Coord from, StreamId id, ByteBuf payload) {
         byte[] bytes;
         try {
             bytes = ByteBufUtil.getBytes(payload);
         } finally {
             payload.release();
+        }
+        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == CONTROL_TREE) {
+            // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
+            // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
+            node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
+            synchronized (started) {
+                if (started.contains(new ShuffleKey(id.job(), id.partition()))) {
+                    return; // a START sent again after a lost ACK: already taken, nothing to queue
+                }
+            }
         }
         context.vertices().execute(() -> {
             ShuffleMessages.Message m;
@@ -195,6 +260,8 @@ public final class CamdoopService {
             }
             if (m instanceof ShuffleMessages.Start s) {
                 onStart(s.spec());
+            } else if (m instanceof ShuffleMessages.StartAck ack) {
+                startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
             } else if (m instanceof SpecMessages.Spec spec) {
                 broadcast.onSpec(spec, bytes);
             } else if (m instanceof SpecMessages.JarPart part) {
@@ -206,6 +273,12 @@ public final class CamdoopService {
     }
 
     private void onStart(ShuffleSpec spec) {
+        ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
+        synchronized (started) {
+            if (!started.add(key)) {
+                return;
+            }
+        }
         ParkedStarts.Parking p = parked.park(spec, () -> knows(spec.jobId()));
         switch (p) {
             case KNOWN_NOW -> runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
@@ -239,36 +312,48 @@ public final class CamdoopService {
                 .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
                         a.combineBatchBytes()));
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
-        Running r = new Running(new ArrayList<>(), new ArrayList<>());
+        if (wasAborted(key)) {
+            // Its ABORT overtook this START (they run on different threads): nothing to do.
+            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
+            return;
+        }
+        RunningShuffle r = new RunningShuffle();
         if (running.putIfAbsent(key, r) != null) {
             LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
+            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));
             return;
         }
         List<Runnable> toStart = new ArrayList<>();
+        List<OutboundStream> outputs = new ArrayList<>();
         for (VertexPlan vp : mine) {
             try {
-                setUp(spec, vp, root, agg, r, toStart, unknownReason);
+                setUp(spec, vp, root, agg, r, toStart, unknownReason).ifPresent(outputs::add);
             } catch (RuntimeException e) {
                 // E.g. the buffer budget cannot hold more streams: fail this vertex's part loudly rather than hang.
                 String why = "daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage();
                 LOG.warn(why);
                 if (vp.isRoot()) {
-                    root.get().fail(why);
-                } else {
-                    abort(spec.streamKey(), spec.partition(), why, true);
+                    root.ifPresent(s -> s.fail(why));
                 }
+                // Everyone else would wait for streams this daemon will never open or end.
+                abort(spec.streamKey(), spec.partition(), why, true);
+                break;
             }
         }
         // Started only once all are registered, so a fast vertex cannot finish the shuffle's bookkeeping early.
-        List<Vertex> registered;
-        synchronized (r) {
-            registered = List.copyOf(r.vertices());
-        }
-        if (registered.isEmpty()) {
+        List<Vertex> registered = r.vertices();
+        if (registered.isEmpty() && outputs.isEmpty()) {
             running.remove(key, r);
         }
         for (Vertex v : registered) {
             v.finished().whenComplete((state, error) -> forget(key, r, v));
+        }
+        for (OutboundStream o : outputs) {
+            o.completion().whenComplete((v, error) -> {
+                if (r.forget(o)) {
+                    running.remove(key, r);
+                }
+            });
         }
         if (root.isPresent() && !registered.isEmpty()) {
             // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
@@ -282,35 +367,64 @@ public final class CamdoopService {
     }
 
     /**
-     * Builds one vertex of this daemon: its output, its input streams; queues its start.
+     * Builds one vertex of this daemon: its output, its input streams; queues its start. On failure it closes what it
+     * opened and fails the vertex, then rethrows.
      *
+     * @return the vertex's output stream, if it has one (the root's output is the reducer's)
      * @throws RuntimeException if a stream cannot be opened (e.g. the buffer budget is exhausted)
      */
-    private void setUp(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root, Optional<JobAggregationSpec> agg,
-            Running r, List<Runnable> toStart, String unknownReason) {
-        VertexOutput out = vp.isRoot() ? root.orElseThrow(
-                () -> new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord()))
-                : context.pacer().pace(vp.output().get(), new StreamOutput(node.openOutbound(
-                        streamOf(spec, vp.output().get()), shape.coord(vp.output().get().receiverHost())),
-                        node.config().segmentBytes()));
-        if (agg.isEmpty()) {
-            // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
-            out.fail(unknownReason);
-            return;
+    private Optional<OutboundStream> setUp(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+            Optional<JobAggregationSpec> agg, RunningShuffle r, List<Runnable> toStart, String unknownReason) {
+        if (vp.isRoot() && root.isEmpty()) {
+            // Our failure view gives us the root while the root's daemon thinks otherwise.
+            throw new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord());
+        }
+        if (vp.isRoot() && agg.isEmpty()) {
+            throw new IllegalStateException(unknownReason);
         }
         List<InboundStream> inputs = new ArrayList<>();
-        VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
-                (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
-        Vertex vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
-        for (int i = 0; i < vp.inputs().size(); i++) {
-            StreamEdge e = vp.inputs().get(i);
-            inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()), new StreamInput(vertex, i)));
+        OutboundStream stream = null;
+        Vertex vertex = null;
+        try {
+            VertexOutput out;
+            if (vp.isRoot()) {
+                out = root.get();
+            } else {
+                stream = node.openOutbound(streamOf(spec, vp.output().get()),
+                        shape.coord(vp.output().get().receiverHost()));
+                out = context.pacer().pace(vp.output().get(),
+                        new StreamOutput(stream, node.config().segmentBytes()));
+            }
+            if (agg.isEmpty()) {
+                // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
+                out.fail(unknownReason);
+                r.add(null, List.of(), List.of(stream));
+                return Optional.of(stream);
+            }
+            VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
+                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
+            vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
+            for (int i = 0; i < vp.inputs().size(); i++) {
+                StreamEdge e = vp.inputs().get(i);
+                inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
+                        new StreamInput(vertex, i)));
+            }
+            if (!r.add(vertex, inputs, stream == null ? List.of() : List.of(stream))) {
+                throw new IllegalStateException("the shuffle was aborted");
+            }
+        } catch (RuntimeException e) {
+            if (vertex != null) {
+                vertex.fail("daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage());
+            }
+            inputs.forEach(node::closeInbound);
+            if (stream != null) {
+                stream.close(e);
+            }
+            throw e;
         }
-        synchronized (r) {
-            r.vertices().add(vertex);
-            r.inputs().addAll(inputs);
-        }
-        toStart.add(() -> start(vertex, spec, vp, agg.get()));
+        Vertex started = vertex;
+        toStart.add(() -> start(started, spec, vp, agg.get()));
+        return Optional.ofNullable(stream);
     }
 
     private void start(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {
@@ -325,12 +439,9 @@ public final class CamdoopService {
         }
     }
 
-    private void forget(ShuffleKey key, Running r, Vertex finished) {
-        synchronized (r) {
-            r.vertices().remove(finished);
-            if (r.vertices().isEmpty()) {
-                running.remove(key, r);
-            }
+    private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {
+        if (r.forget(finished)) {
+            running.remove(key, r);
         }
     }
 

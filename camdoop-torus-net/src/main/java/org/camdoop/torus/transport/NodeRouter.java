@@ -80,6 +80,15 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         return droppedFrames;
     }
 
+    java.util.List<String> describeStreams() {
+        java.util.List<String> out = new ArrayList<>();
+        outbound.values().forEach(s -> out.add("out " + s.id() + " to " + shape.coord(s.destination()) + " acked "
+                + s.ackedSeq() + " held " + s.heldBuffers()));
+        inbound.values().forEach(s -> out.add("in " + s.id() + " from " + shape.coord(s.sender()) + " held "
+                + s.heldBuffers() + " reserved " + s.reservedBuffers()));
+        return out;
+    }
+
     // ---- service messages (event loop) ----
 
     void setServiceHandler(ServiceHandler handler) {

@@ -219,6 +219,14 @@ public final class TorusNode implements AutoCloseable {
         loop.execute(() -> router.setServiceHandler(handler));
     }
 
+    /**
+     * Stops receiving on {@code stream} and gives its buffers back, e.g. when the shuffle it belongs to was aborted and
+     * its sender may never end it. Frames the handler still holds stay the handler's. Any thread.
+     */
+    public void closeInbound(InboundStream stream) {
+        loop.execute(stream::close);
+    }
+
     /** Sets a job's share of every link it uses (default {@link TransportConfig#DEFAULT_JOB_WEIGHT}); at least 1. */
     public void setJobWeight(long job, int weight) {
         if (weight < 1) {
@@ -258,6 +266,11 @@ public final class TorusNode implements AutoCloseable {
                 l.cut();
             }
         });
+    }
+
+    /** The streams open on this node, one line each (for status output and diagnostics). */
+    public java.util.List<String> openStreams() {
+        return onLoop(router::describeStreams);
     }
 
     /** Routed frames dropped here: unknown stream, no route, hop budget spent. */

@@ -24,6 +24,7 @@ import org.camdoop.torus.trees.TreeChoice;
  * 1 START  i64 jobKey; utf jobId; i32 partition; i32 attempt; i32 x, y, z (root); u8 mode; u8 trees;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
+ * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
  * 3 SPEC, 4 JAR_PART: the job spec broadcast, laid out in {@link SpecMessages}
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
@@ -32,12 +33,13 @@ public final class ShuffleMessages {
 
     public static final int START = 1;
     public static final int ABORT = 2;
+    public static final int START_ACK = 5;
 
     private ShuffleMessages() {
     }
 
     /** A decoded message. */
-    public sealed interface Message permits Start, Abort, SpecMessages.Spec, SpecMessages.JarPart {
+    public sealed interface Message permits Start, Abort, StartAck, SpecMessages.Spec, SpecMessages.JarPart {
     }
 
     /** Run your part of this shuffle. */
@@ -69,6 +71,18 @@ public final class ShuffleMessages {
         });
     }
 
+    /** A daemon received the START of a shuffle. */
+    public record StartAck(long streamKey, int partition) implements Message {
+    }
+
+    public static byte[] startAck(long streamKey, int partition) {
+        return write(out -> {
+            out.writeByte(START_ACK);
+            out.writeLong(streamKey);
+            out.writeInt(partition);
+        });
+    }
+
     public static byte[] abort(long streamKey, int partition, String reason) {
         return write(out -> {
             out.writeByte(ABORT);
@@ -89,6 +103,7 @@ public final class ShuffleMessages {
             Message m = switch (type) {
                 case START -> decodeStart(in);
                 case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
+                case START_ACK -> new StartAck(in.readLong(), in.readInt());
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
                 case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
                 default -> throw new IllegalArgumentException("unknown service message type " + type);

@@ -147,6 +147,10 @@ public final class Vertex {
     private void handle(Event e) throws IOException {
         if (e instanceof Started s) {
             if (state != VertexState.WAITING_FOR_INPUTS) {
+                // Failed (e.g. aborted) before it could start: the runs' files are ours to close.
+                for (SortedRun run : s.localRuns()) {
+                    run.close();
+                }
                 return;
             }
             localAttempts = s.local();
@@ -271,8 +275,12 @@ public final class Vertex {
         closePipeline();
         state = VertexState.DONE;
         published = state;
-        context.output().end(new EndOfStream(all, combined, linkBytes));
-        finished.complete(state);
+        try {
+            context.output().end(new EndOfStream(all, combined, linkBytes));
+        } finally {
+            // Even if the output refuses the end (its stream was closed under us), the vertex is finished.
+            finished.complete(state);
+        }
     }
 
     private void failNow(String reason) {

@@ -1,0 +1,69 @@
+package org.camdoop.shuffle.service;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.stream.OutboundStream;
+
+/**
+ * One shuffle's vertices on this daemon and the streams they use, so an abort can stop them all and give their buffers
+ * back. Compared by identity (a retried shuffle is a new object). All state is guarded by this object's monitor.
+ */
+final class RunningShuffle {
+
+    /** What an abort must stop. */
+    record Stopped(List<Vertex> vertices, List<InboundStream> inputs, List<OutboundStream> outputs) {
+    }
+
+    private final List<Vertex> vertices = new ArrayList<>();
+    private final List<InboundStream> inputs = new ArrayList<>();
+    private final List<OutboundStream> outputs = new ArrayList<>();
+    private boolean aborted;
+
+    /**
+     * Registers a vertex (absent for a vertex that failed at once) and its streams.
+     *
+     * @return false, registering nothing, if the shuffle was aborted meanwhile: the caller stops them itself
+     */
+    synchronized boolean add(Vertex vertex, List<InboundStream> in, List<OutboundStream> out) {
+        if (aborted) {
+            return false;
+        }
+        if (vertex != null) {
+            vertices.add(vertex);
+        }
+        inputs.addAll(in);
+        outputs.addAll(out);
+        return true;
+    }
+
+    synchronized List<Vertex> vertices() {
+        return List.copyOf(vertices);
+    }
+
+    /** Marks the shuffle aborted and hands over everything to stop; later {@link #add}s are refused. */
+    synchronized Stopped abort() {
+        aborted = true;
+        Stopped s = new Stopped(List.copyOf(vertices), List.copyOf(inputs), List.copyOf(outputs));
+        vertices.clear();
+        inputs.clear();
+        outputs.clear();
+        return s;
+    }
+
+    /** Forgets a finished vertex; true when nothing is left to stop (no vertex, no unfinished output stream). */
+    synchronized boolean forget(Vertex finished) {
+        vertices.remove(finished);
+        return vertices.isEmpty() && outputs.isEmpty();
+    }
+
+    /**
+     * Forgets an output stream whose end the receiver acknowledged (or that closed); true when nothing is left. Until
+     * then an abort must still be able to close it: an END whose receiver died or aborted is never acknowledged.
+     */
+    synchronized boolean forget(OutboundStream completed) {
+        outputs.remove(completed);
+        return vertices.isEmpty() && outputs.isEmpty();
+    }
+}

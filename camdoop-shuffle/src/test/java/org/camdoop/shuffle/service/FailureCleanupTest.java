@@ -1,0 +1,131 @@
+package org.camdoop.shuffle.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.apache.hadoop.mapred.JobConf;
+import org.camdoop.shuffle.daemon.EmbeddedTorus;
+import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.shuffle.testing.WordCounts;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A shuffle that cannot finish fails promptly and leaves nothing behind on the surviving daemons. */
+class FailureCleanupTest {
+
+    private static final String JOB = "job_1700000000000_0021";
+    private static final TorusShape SHAPE = TorusShape.parse("3x3x3");
+
+    @TempDir
+    Path dir;
+
+    private static TransportConfig config() {
+        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "s", TransportConfig.SEGMENT_BYTES, "4096",
+                TransportConfig.MAX_FRAME_BYTES, "8192",
+                // Slow links, so the shuffle is still running when a server dies; quick failure detection.
+                TransportConfig.SHAPING_BYTES_PER_SECOND, "100000", TransportConfig.SHAPING_BURST_BYTES, "8192",
+                TransportConfig.FAILURE_TIMEOUT_MS, "200"));
+    }
+
+    private TreeSet<String> write(EmbeddedTorus torus) throws Exception {
+        JobConf conf = WordCounts.job(1);
+        torus.registerJob(JOB, conf);
+        Random rnd = new Random(21);
+        TreeSet<String> attempts = new TreeSet<>();
+        for (int server = 0; server < SHAPE.size(); server++) {
+            String attempt = String.format("attempt_1700000000000_0021_m_%06d_0", server);
+            Map<String, Integer> counts = new TreeMap<>();
+            for (int i = 0; i < 3000; i++) {
+                counts.merge("w" + server + "-" + rnd.nextInt(100000), 1, Integer::sum);
+            }
+            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".out").toString());
+            org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".idx").toString());
+            WordCounts.write(conf, file, index, counts);
+            torus.addMapOutput(server, JOB, new LocalMapOutput(attempt, file, index));
+            attempts.add(attempt);
+        }
+        return attempts;
+    }
+
+    private static void eventually(String what, IntSupplier value) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int v = value.getAsInt();
+        while (v != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            v = value.getAsInt();
+        }
+        assertEquals(0, v, what);
+    }
+
+    @Test
+    void aServerDyingMidShuffleFailsItAndTheSurvivorsCleanUp() throws Exception {
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            TreeSet<String> attempts = write(torus);
+            RootStream root = torus.service(0).startShuffle(new ShuffleSpec(21L, JOB, 0, 0, new Coord(0, 0, 0),
+                    ShuffleMode.NOAGG, TreeChoice.SIX, attempts));
+            // Let data flow, then kill the server in the middle of the torus.
+            RootStream.Next first = root.next(Duration.ofSeconds(20));
+            assertInstanceOf(RootStream.Chunk.class, first, first::toString);
+            int dead = SHAPE.index(new Coord(1, 1, 1));
+            torus.node(dead).close();
+
+            RootStream.Next last = root.drain(30, TimeUnit.SECONDS);
+            assertInstanceOf(RootStream.Failed.class, last, last::toString);
+            assertTrue(((RootStream.Failed) last).reason().contains("server 1,1,1 failed"), last.toString());
+            eventually("shuffles still running on the survivors", () -> {
+                int n = 0;
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    n += s == dead ? 0 : torus.service(s).runningShuffles();
+                }
+                return n;
+            });
+            eventually("streams still holding buffers on the survivors", () -> {
+                int n = 0;
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    n += s == dead ? 0 : torus.node(s).budget().openStreams();
+                }
+                return n;
+            });
+        }
+    }
+
+    @Test
+    void aRootThatDoesNotKnowTheJobStopsEveryDaemon() throws Exception {
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            RootStream root = torus.service(13).startShuffle(new ShuffleSpec(22L, "job_1700000000000_0022", 0, 0,
+                    new Coord(1, 1, 1), ShuffleMode.CAMDOOP, TreeChoice.SIX, new TreeSet<>()));
+            RootStream.Next last = root.drain(30, TimeUnit.SECONDS);
+            assertInstanceOf(RootStream.Failed.class, last, last::toString);
+            eventually("shuffles still running", () -> {
+                int n = 0;
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    n += torus.service(s).runningShuffles() + torus.service(s).parkedStarts();
+                }
+                return n;
+            });
+            eventually("streams still holding buffers", () -> {
+                int n = 0;
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    n += torus.node(s).budget().openStreams();
+                }
+                return n;
+            });
+        }
+    }
+}
