@@ -1,0 +1,79 @@
+package org.camdoop.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void onePointPrintsBothModesAndTheBounds() {
+        Run r = run("simulate", "--shape", "3x3x3");
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("torus 3x3x3: 27 servers, six trees, 2.00 MB per server, 1.00 Gbit/s links", lines.get(0));
+        // camdoop: M/6 per link; noagg: 26 M / 6 into the root; switch: 26 M over one link, or six.
+        assertTrue(lines.get(2).matches("point +0\\.0 +1 +0\\.002667 +0\\.06933 +0\\.4160 +0\\.06933 +0\\.4160 +156x"),
+                lines.get(2));
+        assertTrue(r.err().startsWith("simulate 3x3x3: figure point S=0.0 R=1: camdoop 0.002667 s"), r.err());
+    }
+
+    @Test
+    void aFigureSweepsItsPointsAsJsonAndCsv(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("fig.csv");
+        Run r = run("simulate", "--shape", "2x2x2", "--figure", "7d", "--json", "--csv", csv.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode doc = new ObjectMapper().readTree(r.out());
+        JsonNode points = doc.get("points");
+        assertEquals(4, points.size()); // R = 1, 2, 4, 8
+        for (JsonNode p : points) {
+            assertEquals("7d", p.get("figure").asText());
+            assertEquals(0.0, p.get("ratio_s").asDouble());
+            assertTrue(p.get("noagg_s").asDouble() >= p.get("camdoop_s").asDouble());
+        }
+        assertEquals(8, points.get(3).get("reducers").asInt());
+        assertEquals(4, r.err().lines().count(), "one progress line per point");
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(5, rows.size());
+        assertTrue(rows.get(0).startsWith("figure,ratio_s,reducers,camdoop_s,noagg_s,switch_1g_s"), rows.get(0));
+    }
+
+    @Test
+    void oneModeLeavesTheOtherEmpty() throws Exception {
+        Run r = run("simulate", "--shape", "2x2x2", "--mode", "noagg", "--ratio-s", "1", "--reducers", "8", "--json");
+        assertEquals(0, r.status(), r.err());
+        JsonNode p = new ObjectMapper().readTree(r.out()).get("points").get(0);
+        assertTrue(p.get("camdoop_s").isNull());
+        assertTrue(p.get("noagg_s").asDouble() > 0);
+    }
+
+    @Test
+    void badArgumentsExitTwo() {
+        assertEquals("camdoop simulate: unknown figure '8': expected 6, 7c, 7d or all",
+                run("simulate", "--shape", "2x2x2", "--figure", "8").err().trim());
+        assertEquals("camdoop simulate: --reducers must be in [1, 8], got 9",
+                run("simulate", "--shape", "2x2x2", "--reducers", "9").err().trim());
+        assertEquals("camdoop simulate: S must be in [0, 1], got 1.5",
+                run("simulate", "--shape", "2x2x2", "--ratio-s", "1.5").err().trim());
+        assertEquals(2, run("simulate", "--shape", "2x2x2", "--mode", "direct").status());
+    }
+}
