@@ -28,7 +28,12 @@ final class JobCounters {
             if (job == null) {
                 throw new IOException("the cluster does not know job " + jobId);
             }
-            return flatten(job.getCounters());
+            Counters counters = job.getCounters();
+            if (counters == null) {
+                // A failed or killed job whose history the cluster no longer (or not yet) serves.
+                throw new IOException("the cluster has no counters for job " + jobId + " (" + job.getJobState() + ")");
+            }
+            return flatten(counters);
         } finally {
             cluster.close();
         }

@@ -82,7 +82,8 @@ public final class MiniClusterRunner {
                 String last = outcome.jobs().get(outcome.jobs().size() - 1);
                 try {
                     counters = JobCounters.of(cluster.getConfig(), last);
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
+                    // The JSON line is printed even so: the exit status is the result that matters.
                     progress.println("camdoop minicluster: no counters for " + last + ": " + e.getMessage());
                 }
             }
@@ -144,6 +145,11 @@ public final class MiniClusterRunner {
         // set per NodeManager. The aux services are to claim one of this host's free NodeManager coordinates
         // (the first --nodes of the topology) in this shared directory; until CamdoopAuxService does, the daemons in
         // the NodeManagers fail to start ("the topology file names this host for [...]").
+        // Hadoop 3.5's MapReduce AM gives external shuffle providers an EMPTY service-data buffer
+        // (TaskAttemptImpl.addExternalShuffleProviders puts ByteBuffer.allocate(0); only mapreduce_shuffle gets the job
+        // token), so CamdoopAuxService.initializeApplication never learns the job's secret. On this single-user
+        // loopback cluster the daemons accept the token a job's first registration brings instead.
+        conf.setBoolean(PluginKeys.TRUST_ON_FIRST_USE_KEY, true);
         if (options.nodes() == 1) {
             // One NodeManager: the shared configuration can name its coordinate, no claiming needed.
             conf.set(PluginKeys.COORDINATE_KEY, TorusLayout.coordText(layout.nodeManagerCoords().get(0)));

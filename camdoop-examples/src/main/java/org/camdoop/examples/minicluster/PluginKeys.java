@@ -30,6 +30,9 @@ final class PluginKeys {
      */
     static final String CLAIM_DIR_KEY = "camdoop.daemon.claim.dir";
 
+    /** Daemons accept the job token of a job's first (loopback) registration; see docs/security.md. */
+    static final String TRUST_ON_FIRST_USE_KEY = org.camdoop.shuffle.jobs.JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE;
+
     private PluginKeys() {
     }
 }
