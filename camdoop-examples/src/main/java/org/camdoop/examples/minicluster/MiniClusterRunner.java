@@ -43,6 +43,9 @@ public final class MiniClusterRunner {
 
     /** Runs the program; a failing program is a result (its exit status), a cluster that cannot start an exception. */
     public MiniClusterResult run() throws IOException, InterruptedException {
+        if (!options.stock()) {
+            requirePlugins();
+        }
         Files.createDirectories(options.work());
         Configuration conf = baseConfiguration();
         TorusLayout layout = null;
@@ -158,6 +161,23 @@ public final class MiniClusterRunner {
         conf.set(PluginKeys.CLAIM_DIR_KEY, claims.toAbsolutePath().toString());
         conf.set(org.camdoop.shuffle.jobs.JobsConfig.JAR_CACHE_DIR, options.work().resolve("jar-cache").toAbsolutePath().toString());
         return conf;
+    }
+
+    /**
+     * The job's tasks get this JVM's class path (MiniYARN), so plug-ins missing here would fail every map attempt a
+     * minute later; say so at once.
+     *
+     * @throws IllegalArgumentException naming the missing class
+     */
+    static void requirePlugins() {
+        for (String plugin : new String[] {PluginKeys.COLLECTOR, PluginKeys.SHUFFLE, PluginKeys.AUX_CLASS}) {
+            try {
+                Class.forName(plugin, false, MiniClusterRunner.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw new IllegalArgumentException("the Camdoop Hadoop plug-in " + plugin
+                        + " is not on the class path; run with --stock for Hadoop's own shuffle");
+            }
+        }
     }
 
     private static void restore(String property, String value) {
