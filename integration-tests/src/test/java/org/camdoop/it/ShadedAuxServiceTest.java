@@ -1,0 +1,111 @@
+package org.camdoop.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxServices;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
+import org.camdoop.shuffle.daemon.CamdoopDaemon;
+import org.camdoop.torus.topology.Port;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A MiniYARN NodeManager loads {@code CamdoopAuxService} from the shaded jar through
+ * {@code yarn.nodemanager.aux-services.camdoop_shuffle.classpath} (its own class loader, as on a real cluster) and the
+ * daemon it starts links up with a daemon from this JVM's unshaded classes: the NodeManager's daemon is really running,
+ * and shaded and unshaded builds speak the same protocol.
+ */
+class ShadedAuxServiceTest {
+
+    @Test
+    @Timeout(120)
+    void aNodeManagerStartsTheAuxServiceFromTheShadedJar(@TempDir Path dir) throws Exception {
+        String jar = System.getProperty("camdoop.shaded.jar");
+        assumeTrue(jar != null, "camdoop.shaded.jar is set by the build (surefire)");
+        assertTrue(Files.isRegularFile(Path.of(jar)), "the shaded jar " + jar);
+
+        int[] ports = freePorts(2);
+        Path topology = dir.resolve("topology");
+        Files.writeString(topology, "shape 2x1x1\n0,0,0 127.0.0.1:" + ports[0] + "\n1,0,0 127.0.0.1:" + ports[1] + "\n");
+
+        Configuration conf = new YarnConfiguration();
+        conf.set("yarn.nodemanager.aux-services", "camdoop_shuffle");
+        conf.set("yarn.nodemanager.aux-services.camdoop_shuffle.class", "org.camdoop.shuffle.daemon.CamdoopAuxService");
+        conf.set("yarn.nodemanager.aux-services.camdoop_shuffle.classpath", jar);
+        conf.set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "100.0");
+        conf.set("camdoop.topology.file", topology.toString());
+        conf.set("camdoop.cluster.secret", "shaded-aux-service-test");
+        conf.set("camdoop.daemon.coordinate", "0,0,0");
+        conf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-nm").toString());
+
+        MiniYARNCluster yarn = new MiniYARNCluster("shaded-aux", 1, 1, 1);
+        CamdoopDaemon peer = null;
+        try {
+            yarn.init(conf);
+            yarn.start();
+            assertTrue(auxServiceClasses(yarn).contains(CUSTOM_LOADER), "the NodeManager's aux services: "
+                    + auxServiceClasses(yarn) + " (expected the shaded jar in its own class loader)");
+            Configuration peerConf = new Configuration(false);
+            peerConf.set("camdoop.topology.file", topology.toString());
+            peerConf.set("camdoop.cluster.secret", "shaded-aux-service-test");
+            peerConf.set("camdoop.daemon.coordinate", "1,0,0");
+            peerConf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-peer").toString());
+            peerConf.set("hadoop.tmp.dir", dir.toString());
+            peer = CamdoopDaemon.start(peerConf);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!peer.node().isLinkUp(Port.PLUS_X) && !peer.node().isLinkUp(Port.MINUS_X)) {
+                assertTrue(System.nanoTime() < deadline, "the NodeManager's daemon at 0,0,0 never linked up");
+                Thread.sleep(50);
+            }
+        } finally {
+            if (peer != null) {
+                peer.close();
+            }
+            yarn.stop();
+        }
+    }
+
+    /** The class Hadoop wraps an aux service loaded from its own class path in. */
+    private static final String CUSTOM_LOADER =
+            "org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxiliaryServiceWithCustomClassLoader";
+
+    /** The classes of the NodeManager's aux services (ContainerManagerImpl's protected field and AuxServices' package-private getter: no public API). */
+    private static java.util.List<String> auxServiceClasses(MiniYARNCluster yarn) throws ReflectiveOperationException {
+        Object containerManager = yarn.getNodeManager(0).getNMContext().getContainerManager();
+        // MiniYARN runs a subclass of ContainerManagerImpl: look the field up where it is declared.
+        java.lang.reflect.Field field = ContainerManagerImpl.class.getDeclaredField("auxiliaryServices");
+        field.setAccessible(true);
+        AuxServices aux = (AuxServices) field.get(containerManager);
+        java.lang.reflect.Method services = AuxServices.class.getDeclaredMethod("getServices");
+        services.setAccessible(true);
+        return ((java.util.Collection<?>) services.invoke(aux)).stream().map(s -> s.getClass().getName()).toList();
+    }
+
+    private static int[] freePorts(int n) throws IOException {
+        int[] ports = new int[n];
+        ServerSocket[] held = new ServerSocket[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ports[i] = held[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
+        }
+        return ports;
+    }
+}
