@@ -19,10 +19,12 @@ import org.slf4j.LoggerFactory;
  * {@code yarn.nodemanager.aux-services} with {@code yarn.nodemanager.aux-services.camdoop_shuffle.class} set to this
  * class. Thin: it starts and stops the daemon with the NodeManager and tells it about applications.
  *
- * <p>Jobs must list {@code camdoop_shuffle} in {@code mapreduce.job.shuffle.provider.services}: only then does the
- * MapReduce ApplicationMaster hand this service the job's shuffle secret (as it does the stock ShuffleHandler's), which
- * {@link #initializeApplication} gives the daemon. Tasks prove their map-output registrations with the same secret
- * ({@code TokenCache.getShuffleSecretKey}).
+ * <p>When the ApplicationMaster hands this service a job's shuffle secret, {@link #initializeApplication} gives it to
+ * the daemon, and tasks prove their map-output registrations with the same secret
+ * ({@code TokenCache.getShuffleSecretKey}). Observed on Hadoop 3.5.0: the MapReduce ApplicationMaster gives services
+ * listed in {@code mapreduce.job.shuffle.provider.services} an <em>empty</em> buffer (only {@code mapreduce_shuffle}
+ * receives the secret), so in practice the daemon must learn the secret another way; see docs/security.md and the
+ * trust-on-first-use option {@code camdoop.daemon.job-token.trust-on-first-use} (single-user clusters only).
  */
 public final class CamdoopAuxService extends AuxiliaryService {
 
