@@ -3,7 +3,6 @@ package org.camdoop.shuffle.service;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,21 +14,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
-import org.camdoop.shuffle.service.net.StreamInput;
 import org.camdoop.shuffle.service.net.StreamOutput;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
-import org.camdoop.shuffle.service.plan.StreamEdge;
 import org.camdoop.shuffle.service.plan.VertexPlan;
-import org.camdoop.shuffle.service.vertex.LocalInputs;
 import org.camdoop.shuffle.service.vertex.Vertex;
-import org.camdoop.shuffle.service.vertex.VertexContext;
-import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TorusNode;
 import org.camdoop.torus.transport.TransportListener;
-import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.StreamId;
 import org.slf4j.Logger;
@@ -80,6 +73,7 @@ public final class CamdoopService {
     private final SpecBroadcast broadcast;
     private final ParkedStarts parked;
     private final StartAcks startAcks;
+    private final VertexSetup vertexSetup;
     private volatile FailureView view;
 
     public CamdoopService(ServiceContext context) {
@@ -108,6 +102,7 @@ public final class CamdoopService {
                         }
                     }
                 });
+        this.vertexSetup = new VertexSetup(context);
         this.startAcks = new StartAcks(context.timer(), context.vertices(), context.specWaitMs(), System::nanoTime,
                 (spec, server) -> sendStart(spec, server),
                 (spec, silent) -> {
@@ -279,10 +274,20 @@ public final class CamdoopService {
                 return;
             }
         }
+        if (wasAborted(key)) {
+            return; // its ABORT overtook it: neither run nor park it
+        }
         ParkedStarts.Parking p = parked.park(spec, () -> knows(spec.jobId()));
         switch (p) {
             case KNOWN_NOW -> runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
-            case PARKED -> LOG.debug("shuffle {} waits for the spec of {}", spec.describe(), spec.jobId());
+            case PARKED -> {
+                // An ABORT that slipped in between the check above and the parking must still un-park it.
+                if (wasAborted(key)) {
+                    parked.cancel(spec.streamKey(), spec.partition());
+                } else {
+                    LOG.debug("shuffle {} waits for the spec of {}", spec.describe(), spec.jobId());
+                }
+            }
             case FULL -> runLocal(new ShufflePlan(spec, view), Optional.empty(), "daemon " + node.coord()
                     + " does not know job " + spec.jobId() + " and already holds " + ParkedStarts.MAX_PARKED
                     + " starts waiting for their spec");
@@ -327,7 +332,7 @@ public final class CamdoopService {
         List<OutboundStream> outputs = new ArrayList<>();
         for (VertexPlan vp : mine) {
             try {
-                setUp(spec, vp, root, agg, r, toStart, unknownReason).ifPresent(outputs::add);
+                vertexSetup.setUp(spec, vp, root, agg, r, toStart, unknownReason).ifPresent(outputs::add);
             } catch (RuntimeException e) {
                 // E.g. the buffer budget cannot hold more streams: fail this vertex's part loudly rather than hang.
                 String why = "daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage();
@@ -366,86 +371,9 @@ public final class CamdoopService {
         toStart.forEach(Runnable::run);
     }
 
-    /**
-     * Builds one vertex of this daemon: its output, its input streams; queues its start. On failure it closes what it
-     * opened and fails the vertex, then rethrows.
-     *
-     * @return the vertex's output stream, if it has one (the root's output is the reducer's)
-     * @throws RuntimeException if a stream cannot be opened (e.g. the buffer budget is exhausted)
-     */
-    private Optional<OutboundStream> setUp(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
-            Optional<JobAggregationSpec> agg, RunningShuffle r, List<Runnable> toStart, String unknownReason) {
-        if (vp.isRoot() && root.isEmpty()) {
-            // Our failure view gives us the root while the root's daemon thinks otherwise.
-            throw new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord());
-        }
-        if (vp.isRoot() && agg.isEmpty()) {
-            throw new IllegalStateException(unknownReason);
-        }
-        List<InboundStream> inputs = new ArrayList<>();
-        OutboundStream stream = null;
-        Vertex vertex = null;
-        try {
-            VertexOutput out;
-            if (vp.isRoot()) {
-                out = root.get();
-            } else {
-                stream = node.openOutbound(streamOf(spec, vp.output().get()),
-                        shape.coord(vp.output().get().receiverHost()));
-                out = context.pacer().pace(vp.output().get(),
-                        new StreamOutput(stream, node.config().segmentBytes()));
-            }
-            if (agg.isEmpty()) {
-                // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
-                out.fail(unknownReason);
-                r.add(null, List.of(), List.of(stream));
-                return Optional.of(stream);
-            }
-            VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
-                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
-            vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
-            for (int i = 0; i < vp.inputs().size(); i++) {
-                StreamEdge e = vp.inputs().get(i);
-                inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
-                        new StreamInput(vertex, i)));
-            }
-            if (!r.add(vertex, inputs, stream == null ? List.of() : List.of(stream))) {
-                throw new IllegalStateException("the shuffle was aborted");
-            }
-        } catch (RuntimeException e) {
-            if (vertex != null) {
-                vertex.fail("daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage());
-            }
-            inputs.forEach(node::closeInbound);
-            if (stream != null) {
-                stream.close(e);
-            }
-            throw e;
-        }
-        Vertex started = vertex;
-        toStart.add(() -> start(started, spec, vp, agg.get()));
-        return Optional.ofNullable(stream);
-    }
-
-    private void start(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {
-        try {
-            LocalInputs local = vp.local().isPresent()
-                    ? LocalInputs.open(agg, context.catalog().outputsOf(spec.jobId()), spec.expectedAttempts(),
-                            spec.partition(), vp.local().get())
-                    : LocalInputs.none();
-            vertex.start(local.runs(), local.attempts());
-        } catch (IOException | RuntimeException e) {
-            vertex.fail("cannot read local map outputs on " + node.coord() + ": " + e.getMessage());
-        }
-    }
-
     private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {
         if (r.forget(finished)) {
             running.remove(key, r);
         }
-    }
-
-    private static StreamId streamOf(ShuffleSpec spec, StreamEdge e) {
-        return new StreamId(spec.streamKey(), spec.partition(), e.tree(), e.sendingVertex());
     }
 }
