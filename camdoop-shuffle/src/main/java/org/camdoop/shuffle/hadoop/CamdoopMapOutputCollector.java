@@ -1,0 +1,75 @@
+package org.camdoop.shuffle.hadoop;
+
+import java.io.IOException;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MapOutputCollector;
+import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapred.MapTask;
+import org.camdoop.shuffle.jobs.JobTokenProof;
+import org.camdoop.shuffle.jobs.MapOutput;
+import org.camdoop.shuffle.jobs.MapOutputRegistration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The map side ({@code mapreduce.job.map.output.collector.class}): Hadoop's own {@link MapTask.MapOutputBuffer} sorts,
+ * spills, combines and writes the final {@code file.out}; once it has ({@link #flush()}), this registers the job and
+ * that output with the local daemon, synchronously, before the task reports done. A failed registration is one WARN
+ * line and nothing more: the stock ShuffleHandler still serves the file and the reducers fall back to the stock
+ * shuffle. In local mode (LocalJobRunner) nothing is registered: the reduce side reads {@code localMapFiles}.
+ *
+ * <p>Hadoop calls it from the map task's thread only (the delegate's spill thread is its own business).
+ */
+public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector<K, V> {
+    private static final Logger LOG = LoggerFactory.getLogger(CamdoopMapOutputCollector.class);
+
+    private final MapTask.MapOutputBuffer<K, V> delegate = new MapTask.MapOutputBuffer<>();
+    private Context context;
+
+    @Override
+    public void init(Context context) throws IOException, ClassNotFoundException {
+        this.context = context;
+        delegate.init(context);
+    }
+
+    @Override
+    public void collect(K key, V value, int partition) throws IOException, InterruptedException {
+        delegate.collect(key, value, partition);
+    }
+
+    @Override
+    public void flush() throws IOException, InterruptedException, ClassNotFoundException {
+        delegate.flush();
+        JobConf job = context.getJobConf();
+        if (LocalMode.isLocal(job) || job.getNumReduceTasks() == 0) {
+            return;
+        }
+        MapTask task = context.getMapTask();
+        try {
+            MapOutputFile files = task.getMapOutputFile();
+            register(job, new MapOutput(task.getJobID().toString(), task.getTaskID().toString(),
+                    localPath(files.getOutputFile()), localPath(files.getOutputIndexFile()), job.getNumReduceTasks()));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Camdoop: map output of {} not registered with the local daemon ({}); reducers will use the stock"
+                    + " shuffle for it", task.getTaskID(), e.getMessage());
+        }
+    }
+
+    private static void register(JobConf job, MapOutput output) throws IOException {
+        try (DaemonSession session = DaemonSession.open(job)) {
+            String result = session.client().registerMapOutput(
+                    new MapOutputRegistration(output, JobTokenProof.forMapOutput(session.secret(), output)));
+            LOG.info("Camdoop: {}", result);
+        }
+    }
+
+    /** The daemon reads the file from the local file system: a plain path, no scheme. */
+    static String localPath(org.apache.hadoop.fs.Path p) {
+        return p.toUri().getPath();
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        delegate.close();
+    }
+}
