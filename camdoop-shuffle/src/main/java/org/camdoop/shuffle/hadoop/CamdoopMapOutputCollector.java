@@ -55,7 +55,8 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
         }
     }
 
-    private static void register(JobConf job, MapOutput output) throws IOException {
+    /** Registers the job and {@code output} with the task's daemon; package-visible for tests. */
+    static void register(JobConf job, MapOutput output) throws IOException {
         try (DaemonSession session = DaemonSession.open(job)) {
             String result = session.client().registerMapOutput(
                     new MapOutputRegistration(output, JobTokenProof.forMapOutput(session.secret(), output)));
