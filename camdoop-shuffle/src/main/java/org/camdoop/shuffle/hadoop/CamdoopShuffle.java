@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Fallback: until the first item of the stream has arrived, any failure (daemon unreachable, job refused, stream
  * failed) logs one WARN line and runs Hadoop's stock {@link Shuffle} with the same context, when
- * {@link CamdoopJobConfig#FALLBACK_ENABLED}. Later failures fail the attempt with a clear message; Hadoop retries it.
+ * {@link CamdoopJobConfig#FALLBACK_ENABLED}. Later failures fail the attempt with a clear message; Hadoop retries it,
+ * and every attempt after the first (a retry, or a speculative or rescheduled one) runs the stock shuffle when fallback
+ * is enabled, so a torus that fails mid-stream costs one attempt, never the job.
  *
  * <p>Hadoop calls it from the reduce task's thread only.
  */
@@ -48,6 +50,13 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
         String shuffle = "Camdoop shuffle of " + context.getReduceId();
         if (job.getBoolean(CamdoopJobConfig.FORCE_STOCK, CamdoopJobConfig.DEFAULT_FORCE_STOCK)) {
             return stock(shuffle, CamdoopJobConfig.FORCE_STOCK + " is true");
+        }
+        int attempt = context.getReduceId().getId();
+        if (attempt > 0 && CamdoopJobConfig.fallbackEnabled(job)) {
+            // With after-records=fail an earlier attempt may have failed mid-stream; a retry (or a speculative or
+            // rescheduled attempt, for which this costs only speed) takes the path that does not depend on the torus.
+            return stock(shuffle, "attempt " + attempt + " is not the first, and "
+                    + CamdoopJobConfig.FALLBACK_AFTER_RECORDS + "=fail sends retries to the stock shuffle");
         }
         RootStream.Next first;
         try {
