@@ -15,6 +15,12 @@ final class CamdoopCounters {
     static final String RECORDS_RECEIVED = "Records the reducer received";
     static final String LINK_BYTES = "Bytes sent on torus links";
     static final String RECORDS_COMBINED = "Records combined on path";
+    /**
+     * Bytes of the final map output files (all partitions; the map side adds them). The job's combine ratio is
+     * {@link #BYTES_RECEIVED} over this, both summed over the job: a ratio does not add up across tasks, so it is
+     * derived from the two counters rather than kept as one.
+     */
+    static final String MAP_OUTPUT_BYTES = "Bytes the map outputs held";
     static final String STOCK_FALLBACKS = "Reduce attempts on the stock shuffle";
 
     private final Reporter reporter;

@@ -53,6 +53,13 @@ public final class CamdoopJobConfig {
     public static final String EVENTS_POLL_MS = "camdoop.shuffle.events.poll-ms";
     public static final int DEFAULT_EVENTS_POLL_MS = 1000;
 
+    /**
+     * Milliseconds the reduce side waits for the next item of its stream before giving up on the torus (before the
+     * first record: fallback; after: the attempt fails). Guards against a shuffle that never ends.
+     */
+    public static final String STALL_TIMEOUT_MS = "camdoop.shuffle.stall-timeout-ms";
+    public static final int DEFAULT_STALL_TIMEOUT_MS = 600_000;
+
     private CamdoopJobConfig() {}
 
     public static ShuffleMode mode(Configuration conf) {

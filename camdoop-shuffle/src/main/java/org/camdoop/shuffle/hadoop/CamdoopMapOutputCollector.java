@@ -23,6 +23,10 @@ import org.slf4j.LoggerFactory;
 public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector<K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopMapOutputCollector.class);
 
+    private static final String PROVIDER_SERVICES = org.apache.hadoop.mapreduce.MRJobConfig
+            .MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES;
+    private static final String AUX_SERVICE = org.camdoop.shuffle.daemon.CamdoopAuxService.NAME;
+
     private final MapTask.MapOutputBuffer<K, V> delegate = new MapTask.MapOutputBuffer<>();
     private Context context;
 
@@ -30,6 +34,12 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
     public void init(Context context) throws IOException, ClassNotFoundException {
         this.context = context;
         delegate.init(context);
+        JobConf job = context.getJobConf();
+        if (!LocalMode.isLocal(job) && !job.getTrimmedStringCollection(PROVIDER_SERVICES).contains(AUX_SERVICE)) {
+            // Without it the NodeManager never learns the job's secret and every registration is refused.
+            LOG.warn("Camdoop: {} does not list {}: the daemon cannot verify this job; reducers will use the stock"
+                    + " shuffle", PROVIDER_SERVICES, AUX_SERVICE);
+        }
     }
 
     @Override
@@ -47,6 +57,8 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
         MapTask task = context.getMapTask();
         try {
             MapOutputFile files = task.getMapOutputFile();
+            context.getReporter().incrCounter(CamdoopCounters.GROUP, CamdoopCounters.MAP_OUTPUT_BYTES,
+                    java.nio.file.Files.size(java.nio.file.Path.of(localPath(files.getOutputFile()))));
             register(job, new MapOutput(task.getJobID().toString(), task.getTaskID().toString(),
                     localPath(files.getOutputFile()), localPath(files.getOutputIndexFile()), job.getNumReduceTasks()));
         } catch (IOException | RuntimeException e) {

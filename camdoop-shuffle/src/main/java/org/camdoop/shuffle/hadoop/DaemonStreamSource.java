@@ -25,6 +25,8 @@ final class DaemonStreamSource implements StreamSource {
             session.client().startShuffle(jobId, partition, attempt, CamdoopJobConfig.mode(job),
                     CamdoopJobConfig.trees(job), expected,
                     JobTokenProof.forShuffle(session.secret(), jobId, partition, attempt));
+            session.client().streamTimeout(
+                    job.getInt(CamdoopJobConfig.STALL_TIMEOUT_MS, CamdoopJobConfig.DEFAULT_STALL_TIMEOUT_MS));
             return new DaemonStreamSource(session);
         } catch (IOException | RuntimeException e) {
             session.close();

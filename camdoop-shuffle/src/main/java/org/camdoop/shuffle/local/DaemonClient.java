@@ -102,13 +102,23 @@ public final class DaemonClient implements AutoCloseable {
         }));
     }
 
+    /** How long {@link #next()} waits for the next item before it gives up (0: forever). */
+    public void streamTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
     /**
      * The next item of a started shuffle, blocking: a Chunk, or the End or Failed that closes it.
      *
-     * @throws IOException if the daemon went away or sent something else
+     * @throws IOException if the daemon went away, sent something else, or nothing came within the stream timeout
      */
     public RootStream.Next next() throws IOException {
-        LocalWire.Frame f = LocalWire.read(in);
+        LocalWire.Frame f;
+        try {
+            f = LocalWire.read(in);
+        } catch (java.net.SocketTimeoutException e) {
+            throw new IOException("nothing came from the Camdoop daemon for " + socket.getSoTimeout() + " ms");
+        }
         if (f == null) {
             throw new IOException("the Camdoop daemon closed the connection in the middle of the stream");
         }

@@ -119,7 +119,7 @@ public final class LocalEndpoint implements AutoCloseable {
             }
         } catch (SocketException e) {
             // The task went away (or close() closed the socket): nothing to answer.
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
             LOG.warn("local connection from {} failed: {}", socket.getRemoteSocketAddress(), e.toString());
         } finally {
             synchronized (lock) {
@@ -211,7 +211,13 @@ public final class LocalEndpoint implements AutoCloseable {
         }
         ShuffleSpec spec = new ShuffleSpec(ShuffleKeys.jobKey(jobId), jobId, partition, attempt, parts.coord(), mode,
                 trees, expected);
-        RootStream root = parts.service().startShuffle(spec);
+        RootStream root;
+        try {
+            root = parts.service().startShuffle(spec);
+        } catch (RuntimeException e) {
+            refuse(out, Refusal.REFUSED, "shuffle " + spec.describe() + " could not start: " + e);
+            return;
+        }
         ok(out, parts.coord().toString());
         stream(spec, root, out);
     }

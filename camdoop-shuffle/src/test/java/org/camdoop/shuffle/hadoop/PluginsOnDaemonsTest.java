@@ -133,6 +133,42 @@ class PluginsOnDaemonsTest {
         }
     }
 
+    @Test
+    void anAttemptNoDaemonHoldsFailsTheAttemptInsteadOfHanging() throws Exception {
+        JobConf job = WordCounts.jobWithCombiner(1);
+        job.set("mapreduce.job.id", JOB);
+        job.setNumMapTasks(2);
+        job.setBoolean(CamdoopJobConfig.FALLBACK_ENABLED, false);
+        job.setInt(CamdoopJobConfig.STALL_TIMEOUT_MS, 60_000);
+        List<CamdoopDaemon> daemons = start(3);
+        try {
+            List<TaskCompletionEvent> events = new ArrayList<>();
+            events.add(register(job, daemons.get(0), attempt(0, 0), Map.of("apple", 1), 0));
+            // Map 1 succeeded but its registration never reached a daemon (the collector only logged a warning).
+            events.add(new TaskCompletionEvent(1, TaskAttemptID.forName(attempt(1, 0)), 1, true,
+                    TaskCompletionEvent.Status.SUCCEEDED, "h"));
+            CamdoopShuffle<Object, Object> shuffle = new CamdoopShuffle<>();
+            shuffle.init(context(taskConf(job, daemons.get(1)),
+                    TaskAttemptID.forName("attempt_1700000000000_0005_r_000000_0"), umbilical(events)));
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> {
+                RawKeyValueIterator it = shuffle.run();
+                while (it.next()) {
+                    // drain
+                }
+            });
+            // The root's exactly-once check notices at the end, after records reached the reducer: the attempt fails.
+            assertEquals("Camdoop shuffle of attempt_1700000000000_0005_r_000000_0 failed after 1 records reached the"
+                    + " reducer, so this attempt fails (its retry may use the stock shuffle): job_1700000000000_0005 p0"
+                    + " root vertex 1,0,0: partition 0: map attempts missing: [attempt_1700000000000_0005_m_000001_0]",
+                    e.getMessage());
+            shuffle.close();
+        } finally {
+            for (CamdoopDaemon d : daemons) {
+                d.close();
+            }
+        }
+    }
+
     /** Writes a map attempt's output and registers it as the collector does; returns its SUCCEEDED event. */
     private TaskCompletionEvent register(JobConf job, CamdoopDaemon daemon, String attempt,
             Map<String, Integer> counts, int eventId) throws IOException {
