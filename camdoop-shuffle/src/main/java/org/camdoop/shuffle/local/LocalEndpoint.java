@@ -49,8 +49,15 @@ public final class LocalEndpoint implements AutoCloseable {
     /** How long one wait for the root stream lasts before checking whether the endpoint closed. */
     private static final Duration POLL = Duration.ofSeconds(1);
 
-    /** What the endpoint serves: the daemon's parts. */
-    public record Parts(Coord coord, JobRegistry registry, JobTokens tokens, JarCache jars, CamdoopService service) {
+    /** How long a shuffle request waits for this daemon's torus links to come up before it is refused. */
+    private static final long LINKS_WAIT_MS = 10_000;
+
+    /**
+     * What the endpoint serves: the daemon's parts, and whether its links to live neighbours are all up (a START sent
+     * before then could be lost).
+     */
+    public record Parts(Coord coord, JobRegistry registry, JobTokens tokens, JarCache jars, CamdoopService service,
+            java.util.function.BooleanSupplier linksUp) {
     }
 
     private final Parts parts;
@@ -211,6 +218,11 @@ public final class LocalEndpoint implements AutoCloseable {
         }
         ShuffleSpec spec = new ShuffleSpec(ShuffleKeys.jobKey(jobId), jobId, partition, attempt, parts.coord(), mode,
                 trees, expected);
+        if (!awaitLinks()) {
+            refuse(out, Refusal.REFUSED, "daemon " + parts.coord() + " cannot root a shuffle yet: its torus links are"
+                    + " not all up after " + LINKS_WAIT_MS + " ms");
+            return;
+        }
         RootStream root;
         try {
             root = parts.service().startShuffle(spec);
@@ -220,6 +232,22 @@ public final class LocalEndpoint implements AutoCloseable {
         }
         ok(out, parts.coord().toString());
         stream(spec, root, out);
+    }
+
+    private boolean awaitLinks() throws IOException {
+        long deadline = System.nanoTime() + LINKS_WAIT_MS * 1_000_000;
+        while (!parts.linksUp().getAsBoolean()) {
+            if (System.nanoTime() > deadline || closed) {
+                return false;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SocketException("interrupted");
+            }
+        }
+        return true;
     }
 
     /** Copies the root stream to the task; a task that goes away aborts the shuffle everywhere. */

@@ -94,6 +94,8 @@ class PluginsOnDaemonsTest {
         job.setNumMapTasks(3);
         // Every task of a job has the same camdoop.* keys (they are part of the job spec the daemons compare).
         job.setBoolean(CamdoopJobConfig.FALLBACK_ENABLED, false);
+        // A stream that stalls fails the test instead of hanging the build (seen once under load: see the report).
+        job.setInt(CamdoopJobConfig.STALL_TIMEOUT_MS, 60_000);
         List<CamdoopDaemon> daemons = start(3);
         try {
             List<Map<String, Integer>> maps = new ArrayList<>();
