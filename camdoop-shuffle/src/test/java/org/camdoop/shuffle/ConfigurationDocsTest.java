@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.camdoop.shuffle.daemon.DaemonConfig;
+import org.camdoop.shuffle.hadoop.CamdoopJobConfig;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,7 +36,7 @@ class ConfigurationDocsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(classes = {DaemonConfig.class, JobsConfig.class})
+    @ValueSource(classes = {DaemonConfig.class, JobsConfig.class, CamdoopJobConfig.class})
     void everyKeyHasItsDefaultAndNamesItsConstant(Class<?> keys) throws Exception {
         Map<String, String[]> docs = documented();
         int checked = 0;

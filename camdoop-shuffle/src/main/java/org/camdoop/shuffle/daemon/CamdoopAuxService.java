@@ -11,6 +11,8 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.camdoop.shuffle.local.DaemonLocator;
+import org.camdoop.torus.transport.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,9 @@ public final class CamdoopAuxService extends AuxiliaryService {
 
     // Written by the NodeManager's service thread in start/stop, read by its container-launch threads.
     private volatile CamdoopDaemon daemon;
+    // Written and read by the NodeManager's service thread only (start/stop).
+    private CoordinateClaim claim;
+    private final java.util.List<java.nio.file.Path> portFiles = new java.util.ArrayList<>();
 
     public CamdoopAuxService() {
         super(NAME);
@@ -44,7 +49,23 @@ public final class CamdoopAuxService extends AuxiliaryService {
     protected void serviceStart() throws Exception {
         Configuration conf = new Configuration(getConfig());
         conf.addResource("camdoop-site.xml");
-        daemon = CamdoopDaemon.start(conf);
+        String claimDir = conf.getTrimmed(DaemonConfig.CLAIM_DIR, DaemonConfig.DEFAULT_CLAIM_DIR);
+        if (DaemonConfig.from(conf).coordinate().isEmpty() && !claimDir.isEmpty()) {
+            claim = CoordinateClaim.claim(Topology.load(java.nio.file.Path.of(
+                    DaemonConfig.from(conf).transport().topologyFile())), java.nio.file.Path.of(claimDir));
+            conf.set(DaemonConfig.COORDINATE, claim.coord().x() + "," + claim.coord().y() + "," + claim.coord().z());
+            LOG.info("claimed coordinate {} in {}", claim.coord(), claimDir);
+        }
+        try {
+            daemon = CamdoopDaemon.start(conf);
+        } catch (Exception e) {
+            releaseClaim();
+            throw e;
+        }
+        // Tasks find this daemon from their container dirs, which live under these (DaemonLocator).
+        for (String dir : conf.getTrimmedStrings("yarn.nodemanager.local-dirs")) {
+            portFiles.add(DaemonLocator.writePortFile(java.nio.file.Path.of(dir), daemon.localPort()));
+        }
         super.serviceStart();
     }
 
@@ -55,7 +76,19 @@ public final class CamdoopAuxService extends AuxiliaryService {
         if (d != null) {
             d.close();
         }
+        for (java.nio.file.Path f : portFiles) {
+            java.nio.file.Files.deleteIfExists(f);
+        }
+        portFiles.clear();
+        releaseClaim();
         super.serviceStop();
+    }
+
+    private void releaseClaim() throws IOException {
+        if (claim != null) {
+            claim.release();
+            claim = null;
+        }
     }
 
     /** The daemon while the service runs. */

@@ -25,6 +25,7 @@ import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisteredJob;
+import org.camdoop.shuffle.local.LocalEndpoint;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
@@ -55,10 +56,11 @@ public final class CamdoopDaemon implements AutoCloseable {
     private final JobTokens tokens;
     private final JobRegistry registry;
     private final CamdoopService service;
+    private final LocalEndpoint local;
 
     private CamdoopDaemon(Coord coord, EventLoopGroup loop, ExecutorService vertices,
             ScheduledExecutorService housekeeping, TorusNode node, JobTokens tokens, JobRegistry registry,
-            CamdoopService service) {
+            CamdoopService service, LocalEndpoint local) {
         this.coord = coord;
         this.loop = loop;
         this.vertices = vertices;
@@ -67,6 +69,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         this.tokens = tokens;
         this.registry = registry;
         this.service = service;
+        this.local = local;
     }
 
     /**
@@ -117,8 +120,11 @@ public final class CamdoopDaemon implements AutoCloseable {
                 }
             }, every, every, TimeUnit.MILLISECONDS);
             LOG.info("Camdoop daemon {} of torus {} listening on {}", coord, shape, node.boundAddress());
-            return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, tokens, registry, service);
-        } catch (RuntimeException | InterruptedException e) {
+            LocalEndpoint local = LocalEndpoint.start(
+                    new LocalEndpoint.Parts(coord, registry, tokens, jarCache, service, linksUp(node, service)),
+                    daemon.localPort());
+            return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, tokens, registry, service, local);
+        } catch (RuntimeException | InterruptedException | IOException e) {
             if (node != null) {
                 node.close();
             }
@@ -130,8 +136,36 @@ public final class CamdoopDaemon implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether every link to a live neighbour has completed its handshake: service messages are best effort, so a
+     * shuffle START sent on a link still handshaking would be lost and the shuffle would never end.
+     */
+    private static java.util.function.BooleanSupplier linksUp(TorusNode node, CamdoopService service) {
+        return () -> {
+            TorusShape shape = node.shape();
+            FailureView view = service.view();
+            for (org.camdoop.torus.topology.Port p : shape.links()) {
+                int peer = shape.neighbour(node.index(), p);
+                if (peer != node.index() && view.canCross(node.index(), peer) && !node.isLinkUp(p)) {
+                    return false;
+                }
+            }
+            return true;
+        };
+    }
+
     /** The coordinate whose topology line names this machine; several (e.g. one per NodeManager) need the key. */
     private static Coord localCoordinate(Topology topology) {
+        List<Coord> matches = coordinatesOfThisHost(topology);
+        if (matches.size() != 1) {
+            throw new IllegalArgumentException((matches.isEmpty() ? "no line of the topology file names this host"
+                    : "the topology file names this host for " + matches) + ": set " + DaemonConfig.COORDINATE);
+        }
+        return matches.get(0);
+    }
+
+    /** The coordinates whose topology lines name an address of this machine, in index order. */
+    static List<Coord> coordinatesOfThisHost(Topology topology) {
         Set<InetAddress> mine = localAddresses();
         TorusShape shape = topology.shape();
         List<Coord> matches = new ArrayList<>();
@@ -144,11 +178,7 @@ public final class CamdoopDaemon implements AutoCloseable {
                 }
             }
         }
-        if (matches.size() != 1) {
-            throw new IllegalArgumentException((matches.isEmpty() ? "no line of the topology file names this host"
-                    : "the topology file names this host for " + matches) + ": set " + DaemonConfig.COORDINATE);
-        }
-        return matches.get(0);
+        return matches;
     }
 
     private static InetAddress resolve(String host) {
@@ -196,6 +226,11 @@ public final class CamdoopDaemon implements AutoCloseable {
         return registry;
     }
 
+    /** The loopback port where this daemon's tasks reach it ({@link org.camdoop.shuffle.local.DaemonClient}). */
+    public int localPort() {
+        return local.port();
+    }
+
     /** The job ended: unregisters it and forgets its spec broadcast state. Returns whether it was registered. */
     public boolean endJob(String jobId) {
         service.forgetJob(jobId);
@@ -210,6 +245,7 @@ public final class CamdoopDaemon implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         LOG.info("Camdoop daemon {} stopping", coord);
+        local.close();
         housekeeping.shutdownNow();
         node.close();
         vertices.shutdownNow();

@@ -40,6 +40,20 @@ public final class DaemonConfig {
     public static final String SPEC_WAIT_MS = "camdoop.daemon.spec.wait-ms";
     public static final long DEFAULT_SPEC_WAIT_MS = 30_000;
 
+    /**
+     * Loopback TCP port of the daemon's local endpoint, where its tasks register map outputs and start shuffles; 0 picks
+     * a free port (the aux service publishes it in {@code camdoop/daemon.port} under the NodeManager's local dirs).
+     */
+    public static final String LOCAL_PORT = "camdoop.daemon.local.port";
+    public static final int DEFAULT_LOCAL_PORT = 0;
+
+    /**
+     * Auxiliary service only: a directory shared by the daemons of one host where, when {@link #COORDINATE} is unset,
+     * each claims the first free coordinate of this host with a lock file; empty: no claiming.
+     */
+    public static final String CLAIM_DIR = "camdoop.daemon.claim.dir";
+    public static final String DEFAULT_CLAIM_DIR = "";
+
     private final Configuration conf;
 
     private DaemonConfig(Configuration conf) {
@@ -75,6 +89,14 @@ public final class DaemonConfig {
 
     public long expiryIntervalMs() {
         return positive(EXPIRY_INTERVAL_MS, conf.getLong(EXPIRY_INTERVAL_MS, DEFAULT_EXPIRY_INTERVAL_MS));
+    }
+
+    public int localPort() {
+        int p = conf.getInt(LOCAL_PORT, DEFAULT_LOCAL_PORT);
+        if (p < 0 || p > 65535) {
+            throw new IllegalArgumentException(LOCAL_PORT + " must be a port (0 for any), got " + p);
+        }
+        return p;
     }
 
     public long specWaitMs() {

@@ -15,11 +15,13 @@ import javax.crypto.spec.SecretKeySpec;
  * <pre>
  * map output:  "camdoop-register-v1\n" jobId "\n" attemptId "\n" outputFile "\n" indexFile "\n" partitions
  * job spec:    "camdoop-spec-v1\n" jobId "\n" hex(SHA-256(JobSpecCodec.encode(spec)))
+ * shuffle:     "camdoop-shuffle-v1\n" jobId "\n" partition "\n" reduce attempt
  * </pre>
  */
 public final class JobTokenProof {
     static final String MAP_OUTPUT_PURPOSE = "camdoop-register-v1\n";
     static final String SPEC_PURPOSE = "camdoop-spec-v1\n";
+    static final String SHUFFLE_PURPOSE = "camdoop-shuffle-v1\n";
     private static final String HMAC = "HmacSHA256";
 
     private JobTokenProof() {}
@@ -35,6 +37,11 @@ public final class JobTokenProof {
     public static byte[] forSpec(byte[] jobTokenPassword, JobSpec spec) {
         byte[] specDigest = JarDigest.sha256().digest(JobSpecCodec.encode(spec));
         return hmac(jobTokenPassword, SPEC_PURPOSE + spec.jobId() + "\n" + HexFormat.of().formatHex(specDigest));
+    }
+
+    /** The proof for asking the local daemon to be the root of a reduce attempt's shuffle. */
+    public static byte[] forShuffle(byte[] jobTokenPassword, String jobId, int partition, int attempt) {
+        return hmac(jobTokenPassword, SHUFFLE_PURPOSE + jobId + "\n" + partition + "\n" + attempt);
     }
 
     /** Whether {@code proof} equals {@code expected}, in time independent of where they differ. */

@@ -86,6 +86,18 @@ public final class JobTokens {
         return Verdict.OK;
     }
 
+    /** Whether {@code proof} proves that the sender asking for this shuffle holds the job's token. */
+    public Verdict checkShuffle(String jobId, int partition, int attempt, byte[] proof) {
+        byte[] password = passwords.get(jobId);
+        if (password == null) {
+            return unknownJob(jobId);
+        }
+        if (!JobTokenProof.matches(JobTokenProof.forShuffle(password, jobId, partition, attempt), proof)) {
+            return Verdict.refused("shuffle of " + jobId + " partition " + partition + " refused: bad job token proof");
+        }
+        return Verdict.OK;
+    }
+
     private static Verdict unknownJob(String jobId) {
         return Verdict.refused("unknown job " + jobId + ": no job token registered");
     }

@@ -38,6 +38,8 @@ class CamdoopAuxServiceTest {
         conf.set("camdoop.topology.file", topology.toString());
         conf.set("camdoop.cluster.secret", "s");
         conf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars").toString());
+        conf.set(DaemonConfig.CLAIM_DIR, dir.resolve("claims").toString());
+        conf.set("yarn.nodemanager.local-dirs", dir.resolve("nm-a") + "," + dir.resolve("nm-b"));
         CamdoopAuxService service = new CamdoopAuxService();
         service.init(conf);
         service.start();
@@ -55,8 +57,16 @@ class CamdoopAuxServiceTest {
             service.stopApplication(new ApplicationTerminationContext(app));
             assertFalse(service.daemon().tokens().knows(job));
             assertEquals(new org.camdoop.torus.topology.Coord(0, 0, 0), service.daemon().coord());
+            // Claimed (no coordinate configured; 127.0.0.1 names this host), and published for the tasks.
+            assertTrue(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
+            for (String nm : new String[] {"nm-a", "nm-b"}) {
+                assertEquals(service.daemon().localPort() + "\n",
+                        Files.readString(dir.resolve(nm).resolve(org.camdoop.shuffle.local.DaemonLocator.PORT_FILE)));
+            }
         } finally {
             service.stop();
         }
+        assertFalse(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
+        assertFalse(Files.exists(dir.resolve("nm-a").resolve(org.camdoop.shuffle.local.DaemonLocator.PORT_FILE)));
     }
 }

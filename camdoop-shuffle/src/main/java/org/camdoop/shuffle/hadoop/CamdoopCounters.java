@@ -1,0 +1,54 @@
+package org.camdoop.shuffle.hadoop;
+
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.Reporter;
+import org.camdoop.shuffle.service.vertex.EndOfStream;
+
+/**
+ * The job counters of the Camdoop group, updated by the reduce side as its stream arrives and ends. Not thread-safe:
+ * the reduce task's thread.
+ */
+final class CamdoopCounters {
+    /** The counter group's display name. */
+    static final String GROUP = "Camdoop";
+    static final String BYTES_RECEIVED = "Bytes the reducer received";
+    static final String RECORDS_RECEIVED = "Records the reducer received";
+    static final String LINK_BYTES = "Bytes sent on torus links";
+    static final String RECORDS_COMBINED = "Records combined on path";
+    /**
+     * Bytes of the final map output files (all partitions; the map side adds them). The job's combine ratio is
+     * {@link #BYTES_RECEIVED} over this, both summed over the job: a ratio does not add up across tasks, so it is
+     * derived from the two counters rather than kept as one.
+     */
+    static final String MAP_OUTPUT_BYTES = "Bytes the map outputs held";
+    static final String STOCK_FALLBACKS = "Reduce attempts on the stock shuffle";
+
+    private final Reporter reporter;
+    private final Counters.Counter shuffleBytes;
+
+    CamdoopCounters(Reporter reporter, Counters.Counter shuffleBytes) {
+        this.reporter = reporter;
+        this.shuffleBytes = shuffleBytes;
+    }
+
+    void chunk(int bytes) {
+        reporter.incrCounter(GROUP, BYTES_RECEIVED, bytes);
+        if (shuffleBytes != null) {
+            shuffleBytes.increment(bytes);
+        }
+        reporter.progress();
+    }
+
+    void records(long n) {
+        reporter.incrCounter(GROUP, RECORDS_RECEIVED, n);
+    }
+
+    void end(EndOfStream end) {
+        reporter.incrCounter(GROUP, LINK_BYTES, end.linkBytes());
+        reporter.incrCounter(GROUP, RECORDS_COMBINED, end.recordsCombined());
+    }
+
+    void fellBack() {
+        reporter.incrCounter(GROUP, STOCK_FALLBACKS, 1);
+    }
+}

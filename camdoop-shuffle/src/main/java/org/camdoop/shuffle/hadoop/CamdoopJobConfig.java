@@ -1,0 +1,84 @@
+package org.camdoop.shuffle.hadoop;
+
+import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.torus.trees.TreeChoice;
+
+/**
+ * The job-side keys of the Hadoop plug-ins, with their defaults (documented in {@code conf/camdoop-site.xml}). Read
+ * from the task's JobConf. Stateless.
+ */
+public final class CamdoopJobConfig {
+
+    /** How the shuffle moves data: {@code camdoop}, {@code noagg} or {@code direct}. */
+    public static final String SHUFFLE_MODE = "camdoop.shuffle.mode";
+    public static final String DEFAULT_SHUFFLE_MODE = "camdoop";
+
+    /** Which trees carry it: {@code six} (disjoint) or {@code shortest} (one shortest-path tree). */
+    public static final String SHUFFLE_TREES = "camdoop.shuffle.trees";
+    public static final String DEFAULT_SHUFFLE_TREES = "six";
+
+    /**
+     * Where tasks reach their daemon's local endpoint, {@code host:port}; empty: the {@code camdoop/daemon.port} file
+     * the auxiliary service writes under the NodeManager's local dirs, else {@code camdoop.daemon.local.port} on
+     * loopback.
+     */
+    public static final String DAEMON_LOCAL_ADDRESS = "camdoop.daemon.local.address";
+    public static final String DEFAULT_DAEMON_LOCAL_ADDRESS = "";
+
+    /** Milliseconds a task waits to connect to its daemon. */
+    public static final String CONNECT_TIMEOUT_MS = "camdoop.client.connect-timeout-ms";
+    public static final int DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+
+    /** Whether a reduce attempt runs the stock shuffle when Camdoop fails before any record reached the reducer. */
+    public static final String FALLBACK_ENABLED = "camdoop.fallback.enabled";
+    public static final boolean DEFAULT_FALLBACK_ENABLED = true;
+
+    /**
+     * What a failure after records reached the reducer does: {@code fail} (the attempt fails with a clear message;
+     * Hadoop's retry runs, with the stock shuffle when {@link #FALLBACK_ENABLED}).
+     */
+    public static final String FALLBACK_AFTER_RECORDS = "camdoop.fallback.after-records";
+    public static final String DEFAULT_FALLBACK_AFTER_RECORDS = "fail";
+
+    /** Forces the stock shuffle for every reduce: a kill switch that needs no change to the configured classes. */
+    public static final String FORCE_STOCK = "camdoop.shuffle.force-stock";
+    public static final boolean DEFAULT_FORCE_STOCK = false;
+
+    /** Local mode (LocalJobRunner): the embedded torus shape {@code AxBxC}; empty: sized to the maps, up to 3x3x3. */
+    public static final String LOCAL_SHAPE = "camdoop.local.shape";
+    public static final String DEFAULT_LOCAL_SHAPE = "";
+
+    /** Milliseconds between polls of the map completion events. */
+    public static final String EVENTS_POLL_MS = "camdoop.shuffle.events.poll-ms";
+    public static final int DEFAULT_EVENTS_POLL_MS = 1000;
+
+    /**
+     * Milliseconds the reduce side waits for the next item of its stream before giving up on the torus (before the
+     * first record: fallback; after: the attempt fails). Guards against a shuffle that never ends.
+     */
+    public static final String STALL_TIMEOUT_MS = "camdoop.shuffle.stall-timeout-ms";
+    public static final int DEFAULT_STALL_TIMEOUT_MS = 600_000;
+
+    private CamdoopJobConfig() {}
+
+    public static ShuffleMode mode(Configuration conf) {
+        return ShuffleMode.parse(conf.getTrimmed(SHUFFLE_MODE, DEFAULT_SHUFFLE_MODE));
+    }
+
+    public static TreeChoice trees(Configuration conf) {
+        return TreeChoice.parse(conf.getTrimmed(SHUFFLE_TREES, DEFAULT_SHUFFLE_TREES));
+    }
+
+    public static boolean fallbackEnabled(Configuration conf) {
+        return conf.getBoolean(FALLBACK_ENABLED, DEFAULT_FALLBACK_ENABLED);
+    }
+
+    /** @throws IllegalArgumentException for any value but {@code fail} (the only behaviour so far) */
+    public static void checkAfterRecords(Configuration conf) {
+        String v = conf.getTrimmed(FALLBACK_AFTER_RECORDS, DEFAULT_FALLBACK_AFTER_RECORDS);
+        if (!"fail".equals(v)) {
+            throw new IllegalArgumentException(FALLBACK_AFTER_RECORDS + " must be fail, got '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package org.camdoop.shuffle.hadoop;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.SortedSet;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
+import org.camdoop.shuffle.service.RootStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reduce side ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}): learns the map attempts that count
+ * ({@link CompletionEventPoller}), asks the local daemon to be the root of this reduce partition, and returns an
+ * iterator over the merged stream as it arrives ({@link StreamIterator}): the reducer starts while data still flows and
+ * nothing is merged to disk. In local mode an embedded torus serves it ({@link LocalTorusSource}).
+ *
+ * <p>Fallback: until the first item of the stream has arrived, any failure (daemon unreachable, job refused, stream
+ * failed) logs one WARN line and runs Hadoop's stock {@link Shuffle} with the same context, when
+ * {@link CamdoopJobConfig#FALLBACK_ENABLED}. Later failures fail the attempt with a clear message; Hadoop retries it,
+ * and every attempt after the first (a retry, or a speculative or rescheduled one) runs the stock shuffle when fallback
+ * is enabled, so a torus that fails mid-stream costs one attempt, never the job.
+ *
+ * <p>Hadoop calls it from the reduce task's thread only.
+ */
+public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
+    private static final Logger LOG = LoggerFactory.getLogger(CamdoopShuffle.class);
+
+    private Context<K, V> context;
+    private CamdoopCounters counters;
+    private StreamSource source;
+    private Shuffle<K, V> stock;
+
+    @Override
+    public void init(Context<K, V> context) {
+        this.context = context;
+        CamdoopJobConfig.checkAfterRecords(context.getJobConf());
+        CamdoopJobConfig.mode(context.getJobConf());
+        CamdoopJobConfig.trees(context.getJobConf());
+        this.counters = new CamdoopCounters(context.getReporter(), context.getReduceShuffleBytes());
+    }
+
+    @Override
+    public RawKeyValueIterator run() throws IOException, InterruptedException {
+        JobConf job = context.getJobConf();
+        String shuffle = "Camdoop shuffle of " + context.getReduceId();
+        if (job.getBoolean(CamdoopJobConfig.FORCE_STOCK, CamdoopJobConfig.DEFAULT_FORCE_STOCK)) {
+            return stock(shuffle, CamdoopJobConfig.FORCE_STOCK + " is true");
+        }
+        int attempt = context.getReduceId().getId();
+        if (attempt > 0 && CamdoopJobConfig.fallbackEnabled(job)) {
+            // With after-records=fail an earlier attempt may have failed mid-stream; a retry (or a speculative or
+            // rescheduled attempt, for which this costs only speed) takes the path that does not depend on the torus.
+            return stock(shuffle, "attempt " + attempt + " is not the first, and "
+                    + CamdoopJobConfig.FALLBACK_AFTER_RECORDS + "=fail sends retries to the stock shuffle");
+        }
+        RootStream.Next first;
+        try {
+            source = open(job);
+            first = source.next();
+        } catch (IOException | RuntimeException e) {
+            closeSource();
+            return stock(shuffle, e.getMessage());
+        }
+        if (first instanceof RootStream.Failed f) {
+            closeSource();
+            return stock(shuffle, f.reason());
+        }
+        context.getCopyPhase().complete();
+        context.getMergePhase().complete();
+        return new StreamIterator(source, first, counters, shuffle);
+    }
+
+    private StreamSource open(JobConf job) throws IOException, InterruptedException {
+        Map<TaskAttemptID, MapOutputFile> local = context.getLocalMapFiles();
+        if (local != null) {
+            return LocalTorusSource.start(job, context.getReduceId(), local);
+        }
+        SortedSet<String> expected = new CompletionEventPoller(context.getUmbilical(),
+                (TaskAttemptID) context.getReduceId(), job.getNumMapTasks(),
+                job.getInt(CamdoopJobConfig.EVENTS_POLL_MS, CamdoopJobConfig.DEFAULT_EVENTS_POLL_MS))
+                .awaitAllMaps(context.getReporter());
+        context.getShuffledMapsCounter().increment(expected.size());
+        return DaemonStreamSource.start(job, context.getReduceId(), expected);
+    }
+
+    /** Runs the stock shuffle, or fails when fallback is off. */
+    private RawKeyValueIterator stock(String shuffle, String reason) throws IOException, InterruptedException {
+        if (!CamdoopJobConfig.fallbackEnabled(context.getJobConf())) {
+            throw new IOException(shuffle + " failed and " + CamdoopJobConfig.FALLBACK_ENABLED + " is false: "
+                    + reason);
+        }
+        LOG.warn("{} not possible, running the stock shuffle: {}", shuffle, reason);
+        counters.fellBack();
+        stock = new Shuffle<>();
+        stock.init(context);
+        return stock.run();
+    }
+
+    private void closeSource() {
+        if (source != null) {
+            try {
+                source.close();
+            } catch (IOException e) {
+                LOG.debug("closing the Camdoop stream: {}", e.getMessage());
+            }
+            source = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeSource();
+        if (stock != null) {
+            stock.close();
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package org.camdoop.shuffle.hadoop;
+
+import java.io.IOException;
+import java.util.SortedSet;
+import org.apache.hadoop.mapred.JobID;
+import org.apache.hadoop.mapred.MapTaskCompletionEventsUpdate;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapred.TaskCompletionEvent;
+import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * Polls the umbilical for map completion events, as the stock EventFetcher does, until every map is accounted for
+ * ({@link MapCompletionEvents}). Not thread-safe: the reduce task's thread.
+ */
+final class CompletionEventPoller {
+    /** The stock EventFetcher's batch size (MRJobConfig.REDUCE_EVENTS_MAX_FETCH default is 10000 as well). */
+    private static final int MAX_EVENTS = 10_000;
+
+    private final TaskUmbilicalProtocol umbilical;
+    private final TaskAttemptID reduce;
+    private final MapCompletionEvents events;
+    private final long pollMs;
+    private int from;
+
+    CompletionEventPoller(TaskUmbilicalProtocol umbilical, TaskAttemptID reduce, int maps, long pollMs) {
+        this.umbilical = umbilical;
+        this.reduce = reduce;
+        this.events = new MapCompletionEvents(maps);
+        this.pollMs = pollMs;
+    }
+
+    /** Waits until every map has a successful attempt (or failed as a whole) and returns the attempts that count. */
+    SortedSet<String> awaitAllMaps(Progressable progress) throws IOException, InterruptedException {
+        while (true) {
+            MapTaskCompletionEventsUpdate update = umbilical.getMapCompletionEvents(
+                    (JobID) reduce.getJobID(), from, MAX_EVENTS, reduce);
+            if (update.shouldReset()) {
+                from = 0;
+                events.reset();
+                continue;
+            }
+            TaskCompletionEvent[] batch = update.getMapTaskCompletionEvents();
+            for (TaskCompletionEvent e : batch) {
+                events.apply(e);
+            }
+            from += batch.length;
+            if (events.missing() == 0) {
+                return events.chosen();
+            }
+            progress.progress();
+            if (batch.length < MAX_EVENTS) {
+                Thread.sleep(pollMs);
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.camdoop.shuffle.hadoop;
+
+import java.io.IOException;
+import java.util.SortedSet;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.camdoop.shuffle.jobs.JobTokenProof;
+import org.camdoop.shuffle.service.RootStream;
+
+/** The stream of a shuffle whose root is the task's local daemon, read from the local protocol's socket. */
+final class DaemonStreamSource implements StreamSource {
+    private final DaemonSession session;
+
+    private DaemonStreamSource(DaemonSession session) {
+        this.session = session;
+    }
+
+    /** Registers the job with the local daemon and asks it to be the root of this reduce attempt's partition. */
+    static DaemonStreamSource start(JobConf job, TaskAttemptID reduce, SortedSet<String> expected) throws IOException {
+        DaemonSession session = DaemonSession.open(job);
+        try {
+            String jobId = reduce.getJobID().toString();
+            int partition = reduce.getTaskID().getId();
+            int attempt = reduce.getId();
+            session.client().startShuffle(jobId, partition, attempt, CamdoopJobConfig.mode(job),
+                    CamdoopJobConfig.trees(job), expected,
+                    JobTokenProof.forShuffle(session.secret(), jobId, partition, attempt));
+            session.client().streamTimeout(
+                    job.getInt(CamdoopJobConfig.STALL_TIMEOUT_MS, CamdoopJobConfig.DEFAULT_STALL_TIMEOUT_MS));
+            return new DaemonStreamSource(session);
+        } catch (IOException | RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public RootStream.Next next() throws IOException {
+        return session.client().next();
+    }
+
+    @Override
+    public void close() throws IOException {
+        session.close();
+    }
+}

@@ -1,0 +1,127 @@
+package org.camdoop.shuffle.hadoop;
+
+import java.io.IOException;
+import org.apache.hadoop.io.DataInputBuffer;
+import org.apache.hadoop.io.WritableComparator;
+import org.apache.hadoop.io.WritableUtils;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.util.Progress;
+import org.camdoop.shuffle.service.RootStream;
+
+/**
+ * The reducer's input: the root's merged stream as it arrives, one record at a time, keys and values as
+ * {@link DataInputBuffer}s over the chunk bytes (no copy, nothing on disk). {@link #next()} blocks for the next chunk.
+ * Equal keys may come in several runs (the root merges its tree streams without combining): the reducer groups by
+ * comparator, so that is fine. A failure here comes after records reached the reducer, so it fails the attempt.
+ * Not thread-safe: the reduce task's thread.
+ */
+final class StreamIterator implements RawKeyValueIterator {
+    /** Chunks after which progress is halfway; progress approaches 1 as chunks arrive and is complete at the end. */
+    private static final double HALF_PROGRESS_CHUNKS = 64;
+
+    private final StreamSource source;
+    private final CamdoopCounters counters;
+    private final String shuffle;
+    private final Progress progress = new Progress();
+    private final DataInputBuffer key = new DataInputBuffer();
+    private final DataInputBuffer value = new DataInputBuffer();
+    private RootStream.Next pending;
+    private byte[] chunk = new byte[0];
+    private int length;
+    private int pos;
+    private boolean ended;
+    private long chunks;
+    private long records;
+
+    /** @param first the item {@code run()} already read to decide between Camdoop and the stock shuffle */
+    StreamIterator(StreamSource source, RootStream.Next first, CamdoopCounters counters, String shuffle) {
+        this.source = source;
+        this.pending = first;
+        this.counters = counters;
+        this.shuffle = shuffle;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        while (pos >= length) {
+            if (ended) {
+                return false;
+            }
+            accept(take());
+        }
+        int keyLen = WritableComparator.readVInt(chunk, pos);
+        pos += WritableUtils.decodeVIntSize(chunk[pos]);
+        int valueLen = WritableComparator.readVInt(chunk, pos);
+        pos += WritableUtils.decodeVIntSize(chunk[pos]);
+        if (keyLen < 0 || valueLen < 0 || (long) pos + keyLen + valueLen > length) {
+            throw new IOException(shuffle + ": malformed record at offset " + pos + " of a " + length + "-byte chunk");
+        }
+        key.reset(chunk, pos, keyLen);
+        pos += keyLen;
+        value.reset(chunk, pos, valueLen);
+        pos += valueLen;
+        records++;
+        return true;
+    }
+
+    private RootStream.Next take() throws IOException {
+        RootStream.Next n = pending;
+        pending = null;
+        if (n != null) {
+            return n;
+        }
+        try {
+            return source.next();
+        } catch (IOException e) {
+            throw failed(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failed("interrupted", e);
+        }
+    }
+
+    private void accept(RootStream.Next n) throws IOException {
+        if (n instanceof RootStream.Chunk c) {
+            chunk = c.bytes();
+            length = c.length();
+            pos = 0;
+            chunks++;
+            counters.chunk(c.length());
+            progress.set((float) (chunks / (chunks + HALF_PROGRESS_CHUNKS)));
+        } else if (n instanceof RootStream.End e) {
+            ended = true;
+            counters.records(records);
+            counters.end(e.end());
+            progress.complete();
+        } else if (n instanceof RootStream.Failed f) {
+            throw failed(f.reason(), null);
+        } else {
+            throw new IllegalStateException("unexpected stream item " + n);
+        }
+    }
+
+    private IOException failed(String reason, Exception cause) {
+        return new IOException(shuffle + " failed after " + records + " records reached the reducer, so this attempt"
+                + " fails (its retry may use the stock shuffle): " + reason, cause);
+    }
+
+    @Override
+    public DataInputBuffer getKey() {
+        return key;
+    }
+
+    @Override
+    public DataInputBuffer getValue() {
+        return value;
+    }
+
+    @Override
+    public Progress getProgress() {
+        return progress;
+    }
+
+    @Override
+    public void close() throws IOException {
+        source.close();
+    }
+}
