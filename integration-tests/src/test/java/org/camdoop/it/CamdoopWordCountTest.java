@@ -2,12 +2,14 @@ package org.camdoop.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.camdoop.examples.minicluster.MiniClusterOptions;
 import org.camdoop.examples.minicluster.MiniClusterResult;
@@ -39,6 +41,14 @@ class CamdoopWordCountTest {
 
         assertEquals(0, stock.exit(), "stock wordcount's exit status");
         assertEquals(0, camdoop.exit(), "Camdoop wordcount's exit status");
+        // The data really went through Camdoop: no reduce attempt fell back to the stock shuffle, the reducer read the
+        // root's stream, and combining on the torus shrank it below what the map outputs held.
+        Map<String, Long> counters = camdoop.counters();
+        assertEquals(0L, counters.getOrDefault("Reduce attempts on the stock shuffle", 0L), counters.toString());
+        long received = counters.getOrDefault("Bytes the reducer received", 0L);
+        assertTrue(received > 0, "the reducer received nothing from Camdoop: " + counters);
+        assertTrue(received < counters.getOrDefault("Bytes the map outputs held", 0L), counters.toString());
+        assertTrue(counters.getOrDefault("Records combined on path", 0L) > 0, counters.toString());
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(stockOut));
         assertArrayEquals(partFiles(stockOut), partFiles(camdoopOut), "reducer output files");
         for (String part : partFiles(stockOut)) {

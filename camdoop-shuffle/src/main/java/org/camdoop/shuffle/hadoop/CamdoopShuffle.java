@@ -70,8 +70,14 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             closeSource();
             return stock(shuffle, f.reason());
         }
+        // As the stock Shuffle does: complete the copy phase and report SORT. ReduceTask completes the sort (merge)
+        // phase itself when run() returns; completing it here too ran the task's progress past its last phase.
         context.getCopyPhase().complete();
-        context.getMergePhase().complete();
+        if (context.getStatus() != null && context.getReduceTask() != null) {
+            // (Absent only in contexts built by tests without a task.)
+            context.getStatus().setPhase(org.apache.hadoop.mapred.TaskStatus.Phase.SORT);
+            context.getReduceTask().statusUpdate(context.getUmbilical());
+        }
         return new StreamIterator(source, first, counters, shuffle);
     }
 
