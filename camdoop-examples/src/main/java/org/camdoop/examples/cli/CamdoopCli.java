@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "camdoop", mixinStandardHelpOptions = true, version = "camdoop 0.1.0",
         description = "Camdoop for Hadoop: command-line tools.",
         subcommands = {TopologyCommand.class, BenchCommand.class, DaemonCommand.class, SimulateCommand.class,
-            MiniClusterCommand.class, CommandLine.HelpCommand.class})
+            MiniClusterCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class CamdoopCli {
 
     /** Exit status for bad arguments, as picocli and most Unix tools use. */
