@@ -28,14 +28,32 @@ final class TorusLayout {
         this.ports = ports;
     }
 
-    /** Picks a free port per coordinate. */
+    /** Lowest and highest port tried: below Linux's default ephemeral range (32768-60999). */
+    private static final int FIRST_PORT = 20000;
+    private static final int LAST_PORT = 32000;
+
+    /**
+     * Picks a free port per coordinate, outside the kernel's ephemeral range: a port picked from that range can be
+     * taken by some outgoing connection (the cluster opens many) between the pick and the daemon's bind.
+     */
     static TorusLayout allocate(TorusShape shape, int nodes) throws IOException {
         int[] ports = new int[shape.size()];
         // All sockets open at once so no two coordinates get the same port.
         List<ServerSocket> held = new ArrayList<>();
+        java.util.Random random = new java.util.Random();
         try {
             for (int i = 0; i < ports.length; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ServerSocket s = null;
+                for (int tries = 0; s == null; tries++) {
+                    int candidate = FIRST_PORT + random.nextInt(LAST_PORT - FIRST_PORT);
+                    try {
+                        s = new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress());
+                    } catch (IOException taken) {
+                        if (tries > 200) {
+                            throw new IOException("no free port between " + FIRST_PORT + " and " + LAST_PORT, taken);
+                        }
+                    }
+                }
                 held.add(s);
                 ports[i] = s.getLocalPort();
             }
