@@ -1,0 +1,79 @@
+package org.camdoop.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.examples.WordCount;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.camdoop.examples.minicluster.MiniClusterResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Camdoop in Hadoop's local mode, and a job whose daemon is unreachable finishing on the stock shuffle. */
+class CamdoopFallbackAndLocalTest {
+
+    @Test
+    @Timeout(200)
+    void localModeWordCountRunsOnAnEmbeddedTorus(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("in");
+        WordCountInput.write(in, 3, 2000, 11);
+        Configuration conf = new Configuration();
+        conf.set("mapreduce.framework.name", "local");
+        conf.set("fs.defaultFS", "file:///");
+        conf.set("mapreduce.job.map.output.collector.class", "org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector");
+        conf.set("mapreduce.job.reduce.shuffle.consumer.plugin.class", "org.camdoop.shuffle.hadoop.CamdoopShuffle");
+        // The examples' WordCount classes, configured as its main() does.
+        Job job = Job.getInstance(conf, "word count");
+        job.setJarByClass(WordCount.class);
+        job.setMapperClass(WordCount.TokenizerMapper.class);
+        job.setCombinerClass(WordCount.IntSumReducer.class);
+        job.setReducerClass(WordCount.IntSumReducer.class);
+        job.setOutputKeyClass(Text.class);
+        job.setOutputValueClass(IntWritable.class);
+        FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(in.toUri()));
+        Path out = dir.resolve("out");
+        FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
+        assertTrue(job.waitForCompletion(false), "local wordcount failed");
+        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
+        var camdoop = job.getCounters().getGroup("Camdoop");
+        assertEquals(0, camdoop.findCounter("Reduce attempts on the stock shuffle").getValue());
+        assertTrue(camdoop.findCounter("Bytes the reducer received").getValue() > 0, "nothing came through Camdoop");
+        assertTrue(camdoop.findCounter("Records combined on path").getValue() > 0, "nothing was combined on path");
+    }
+
+    @Test
+    @Timeout(300)
+    void anUnreachableDaemonSendsTheJobToTheStockShuffleAndTheLogSaysWhy(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("in");
+        WordCountInput.write(in, 3, 2000, 13);
+        Path out = dir.resolve("out");
+        Path work = dir.resolve("work");
+        // Nothing listens on port 9 (discard) on loopback here: every task finds no daemon.
+        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
+                "-Dcamdoop.daemon.local.address=127.0.0.1:9", in.toString(), out.toString()));
+        assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
+        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
+        assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
+        boolean logged;
+        try (Stream<Path> files = Files.walk(work)) {
+            logged = files.filter(p -> p.getFileName().toString().startsWith("stderr")).anyMatch(p -> {
+                try {
+                    return Files.readString(p).contains("not possible, running the stock shuffle");
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        }
+        assertTrue(logged, "no reduce task log says why it ran the stock shuffle");
+    }
+}
