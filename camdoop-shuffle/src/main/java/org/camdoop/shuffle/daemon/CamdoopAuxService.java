@@ -105,8 +105,9 @@ public final class CamdoopAuxService extends AuxiliaryService {
         JobID job = jobOf(context.getApplicationId());
         ByteBuffer data = context.getApplicationDataForService();
         if (data == null || !data.hasRemaining()) {
-            LOG.warn("application {} brought no shuffle secret for {}: its tasks cannot register map outputs here"
-                    + " (does the job set mapreduce.job.shuffle.provider.services={}?)", job, NAME, NAME);
+            // Hadoop 3.5's MapReduce ApplicationMaster gives external shuffle providers an empty buffer.
+            LOG.warn("application {} brought no shuffle secret for {}: its tasks' map-output registrations are accepted"
+                    + " only with camdoop.daemon.job-token.trust-on-first-use (see docs/security.md)", job, NAME);
             return;
         }
         try {
