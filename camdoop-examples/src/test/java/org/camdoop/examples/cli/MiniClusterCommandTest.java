@@ -3,27 +3,19 @@ package org.camdoop.examples.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The command line of {@code camdoop minicluster}; runs that start a cluster are in integration-tests. */
 class MiniClusterCommandTest {
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(status, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void helpNamesTheOptionsAndTheJsonLine() {
-        Run r = run("minicluster", "--help");
+        CliRun r = run("minicluster", "--help");
         assertEquals(0, r.status());
         for (String s : new String[] {"--nodes", "--shape", "--stock", "--work", "\"counters\""}) {
             assertTrue(r.out().contains(s), s + " in:\n" + r.out());
@@ -32,14 +24,14 @@ class MiniClusterCommandTest {
 
     @Test
     void noNodeManagersIsAUsageError() {
-        Run r = run("minicluster", "--nodes", "0", "--", "wordcount", "in", "out");
+        CliRun r = run("minicluster", "--nodes", "0", "--", "wordcount", "in", "out");
         assertEquals(CamdoopCli.USAGE, r.status());
         assertEquals("camdoop minicluster: --nodes must be at least 1, got 0", r.err().strip());
     }
 
     @Test
     void moreNodeManagersThanCoordinatesIsAUsageError() {
-        Run r = run("minicluster", "--nodes", "9", "--shape", "2x2x2", "--", "wordcount", "in", "out");
+        CliRun r = run("minicluster", "--nodes", "9", "--shape", "2x2x2", "--", "wordcount", "in", "out");
         assertEquals(CamdoopCli.USAGE, r.status());
         assertEquals("camdoop minicluster: --nodes 9 does not fit the torus 2x2x2 (8 coordinates)", r.err().strip());
     }
@@ -47,7 +39,7 @@ class MiniClusterCommandTest {
     @Test
     void withoutThePluginsOnlyStockRuns() {
         Assumptions.assumeFalse(loadable("org.camdoop.shuffle.hadoop.CamdoopShuffle"), "the plug-ins are merged");
-        Run r = run("minicluster", "--", "wordcount", "in", "out");
+        CliRun r = run("minicluster", "--", "wordcount", "in", "out");
         assertEquals(CamdoopCli.USAGE, r.status());
         assertEquals("camdoop minicluster: the Camdoop Hadoop plug-in org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector"
                 + " is not on the class path; run with --stock for Hadoop's own shuffle", r.err().strip());
@@ -64,7 +56,7 @@ class MiniClusterCommandTest {
 
     @Test
     void aProgramIsRequired() {
-        Run r = run("minicluster", "--stock");
+        CliRun r = run("minicluster", "--stock");
         assertEquals(CamdoopCli.USAGE, r.status());
         assertTrue(r.err().contains("PROGRAM"), r.err());
     }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,19 +13,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SimulateCommandTest {
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(status, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void onePointPrintsBothModesAndTheBounds() {
-        Run r = run("simulate", "--shape", "3x3x3");
+        CliRun r = run("simulate", "--shape", "3x3x3");
         assertEquals(0, r.status(), r.err());
         List<String> lines = r.out().lines().toList();
         assertEquals("torus 3x3x3: 27 servers, six trees, 2.00 MB per server, 1.00 Gbit/s links", lines.get(0));
@@ -40,7 +32,7 @@ class SimulateCommandTest {
     @Test
     void aFigureSweepsItsPointsAsJsonAndCsv(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("fig.csv");
-        Run r = run("simulate", "--shape", "2x2x2", "--figure", "7d", "--json", "--csv", csv.toString());
+        CliRun r = run("simulate", "--shape", "2x2x2", "--figure", "7d", "--json", "--csv", csv.toString());
         assertEquals(0, r.status(), r.err());
         JsonNode doc = new ObjectMapper().readTree(r.out());
         JsonNode points = doc.get("points");
@@ -59,7 +51,7 @@ class SimulateCommandTest {
 
     @Test
     void oneModeLeavesTheOtherEmpty() throws Exception {
-        Run r = run("simulate", "--shape", "2x2x2", "--mode", "noagg", "--ratio-s", "1", "--reducers", "8", "--json");
+        CliRun r = run("simulate", "--shape", "2x2x2", "--mode", "noagg", "--ratio-s", "1", "--reducers", "8", "--json");
         assertEquals(0, r.status(), r.err());
         JsonNode p = new ObjectMapper().readTree(r.out()).get("points").get(0);
         assertTrue(p.get("camdoop_s").isNull());

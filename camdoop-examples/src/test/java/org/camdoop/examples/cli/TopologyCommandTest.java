@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,20 +15,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class TopologyCommandTest {
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(status, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private static JsonNode json(String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("topology", "--json"));
         all.addAll(List.of(args));
-        Run r = run(all.toArray(String[]::new));
+        CliRun r = run(all.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
         return new ObjectMapper().readTree(r.out());
     }
@@ -99,7 +91,7 @@ class TopologyCommandTest {
 
     @Test
     void summaryNamesTreesAndDepths() {
-        Run r = run("topology", "--shape", "3x3x3");
+        CliRun r = run("topology", "--shape", "3x3x3");
         assertEquals(0, r.status());
         assertTrue(r.out().startsWith("torus 3x3x3: 27 servers, root 0,0,0\n6 disjoint trees (6 links per server)\n"),
                 r.out());
@@ -119,7 +111,7 @@ class TopologyCommandTest {
     void badArgumentsExitTwoWithOneLine(String args, String message) {
         List<String> all = new ArrayList<>(List.of("topology"));
         all.addAll(List.of(args.split(" ")));
-        Run r = run(all.toArray(String[]::new));
+        CliRun r = run(all.toArray(String[]::new));
         assertEquals(2, r.status());
         assertEquals(message, r.err().lines().findFirst().orElse(""));
         assertEquals("", r.out());
@@ -132,7 +124,7 @@ class TopologyCommandTest {
             args.add("--cut");
             args.add("1,1,1:" + n);
         }
-        Run r = run(args.toArray(String[]::new));
+        CliRun r = run(args.toArray(String[]::new));
         assertEquals(1, r.status());
         assertTrue(r.err().startsWith("camdoop topology: no live path from 1,1,1 to "), r.err());
         assertTrue(r.err().trim().endsWith("the failures partition the torus"), r.err());
