@@ -333,10 +333,10 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     @Override
-    public void closed(Channel ch, int peer) {
+    public void closed(Channel ch, int peer, String reason) {
         Link l = linkTo(peer);
         if (l != null) {
-            l.closed(ch, "connection closed");
+            l.closed(ch, reason);
         }
     }
 
@@ -361,8 +361,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void linkDown(Link link, String reason) {
         int peer = link.peer();
-        if ("stopped".equals(reason)) {
-            // This node is shutting down: an orderly close, not an incident.
+        if (Link.REASON_STOPPED.equals(reason) || Link.REASON_PEER_SHUT_DOWN.equals(reason)) {
+            // This node or the peer is shutting down: an orderly close, not an incident.
             LOG.info("link {} from {} to {} closed: {}", link.port().label(), shape.coord(self), shape.coord(peer), reason);
         } else {
             LOG.warn("link {} from {} to {} is down: {}", link.port().label(), shape.coord(self), shape.coord(peer),

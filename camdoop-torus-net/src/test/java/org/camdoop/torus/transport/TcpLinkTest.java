@@ -16,6 +16,7 @@ import java.util.stream.IntStream;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.link.Link;
 import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.StreamId;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,30 @@ class TcpLinkTest {
             assertEquals(IntStream.range(0, 200).boxed().collect(Collectors.toList()), got.values);
             assertEquals("done", got.endPayload);
             out.completion().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anOrderlyShutdownIsAnnouncedAndACutIsNot() throws Exception {
+        TorusShape shape = new TorusShape(3, 1, 1);
+        Topology topo = Nodes.loopback(shape);
+        List<String> reasons = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (TorusNode a = TorusNode.start(Nodes.config("s"), topo, A);
+                TorusNode c = TorusNode.start(Nodes.config("s"), topo, C)) {
+            TorusNode b = TorusNode.start(Nodes.config("s"), topo, B);
+            a.addListener(new TransportListener() {
+                @Override
+                public void linkDown(Port port, Coord peer, String reason) {
+                    reasons.add(peer + " " + reason);
+                }
+            });
+            Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && a.isLinkUp(Port.MINUS_X), 10_000, "A's links");
+            a.cutLink(Port.MINUS_X);
+            Nodes.await(() -> reasons.size() == 1, 10_000, "the cut reported");
+            b.close();
+            Nodes.await(() -> reasons.size() == 2, 10_000, "B's shutdown reported");
+            assertEquals(List.of(C + " " + Link.REASON_CONNECTION_CLOSED, B + " " + Link.REASON_PEER_SHUT_DOWN),
+                    reasons);
         }
     }
 

@@ -3,6 +3,7 @@ package org.camdoop.torus.transport.link;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
@@ -12,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.transport.stream.LinkScheduler;
 import org.camdoop.torus.transport.stream.ScheduledSource;
+import org.camdoop.torus.transport.wire.ErrorCode;
+import org.camdoop.torus.transport.wire.FrameWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +25,15 @@ import org.slf4j.LoggerFactory;
 public final class Link {
 
     private static final Logger LOG = LoggerFactory.getLogger(Link.class);
+
+    /** The down reason when this node stops the link itself. */
+    public static final String REASON_STOPPED = "stopped";
+
+    /** The down reason when the peer said it is shutting down before closing: an orderly exit, not an incident. */
+    public static final String REASON_PEER_SHUT_DOWN = "peer shut down";
+
+    /** The down reason for any other loss of the connection. */
+    public static final String REASON_CONNECTION_CLOSED = "connection closed";
 
     /** Connection states; transitions happen in {@link #transition}. */
     public enum State { WAITING, CONNECTING, UP, BACKOFF, STOPPED }
@@ -98,7 +110,7 @@ public final class Link {
     }
 
     public void stop() {
-        transition(State.STOPPED, "stopped");
+        transition(State.STOPPED, REASON_STOPPED);
     }
 
     /** The handshake succeeded on {@code ch}; a newer connection replaces an older one. */
@@ -170,9 +182,22 @@ public final class Link {
                     listener.linkDown(this, reason);
                 }
                 if (channel != null) {
-                    channel.close();
+                    sayGoodbye(channel);
                 }
             }
+        }
+    }
+
+    /**
+     * Tells the peer this server is shutting down (ERROR SHUTTING_DOWN) before closing, so its neighbours log an
+     * orderly exit at INFO instead of a link failure at WARN; the failure detection that follows is unchanged.
+     */
+    private static void sayGoodbye(Channel ch) {
+        if (ch.isActive()) {
+            ch.writeAndFlush(FrameWriter.error(ch.alloc(), ErrorCode.SHUTTING_DOWN, "server shutting down"))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ch.close();
         }
     }
 

@@ -15,6 +15,9 @@ public interface LinkEvents {
     /** {@code ch}, established with {@code peer}, became writable again. */
     void writable(Channel ch, int peer);
 
-    /** {@code ch}, established with {@code peer}, closed. */
-    void closed(Channel ch, int peer);
+    /**
+     * {@code ch}, established with {@code peer}, closed; {@code reason} is {@link Link#REASON_PEER_SHUT_DOWN} when the
+     * peer announced its shutdown first, else {@link Link#REASON_CONNECTION_CLOSED}.
+     */
+    void closed(Channel ch, int peer, String reason);
 }

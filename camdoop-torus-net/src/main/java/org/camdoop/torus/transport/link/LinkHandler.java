@@ -21,7 +21,10 @@ public final class LinkHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(LinkHandler.class);
 
     private final LinkEvents events;
+    /** Event loop only, as is {@code peerShutDown}. */
     private int peer = -1;
+    /** The peer announced an orderly shutdown (ERROR SHUTTING_DOWN) before closing. */
+    private boolean peerShutDown;
 
     public LinkHandler(LinkEvents events) {
         this.events = events;
@@ -47,7 +50,12 @@ public final class LinkHandler extends ChannelInboundHandlerAdapter {
         try {
             if (type == MessageType.ERROR) {
                 Message.Error e = (Message.Error) Messages.decode(f);
-                LOG.warn("peer {} closed the link: {}: {}", ctx.channel().remoteAddress(), e.code(), e.text());
+                if (e.code() == ErrorCode.SHUTTING_DOWN) {
+                    peerShutDown = true;
+                    LOG.info("peer {} is shutting down: {}", ctx.channel().remoteAddress(), e.text());
+                } else {
+                    LOG.warn("peer {} closed the link: {}: {}", ctx.channel().remoteAddress(), e.code(), e.text());
+                }
                 ctx.close();
                 return;
             }
@@ -68,7 +76,8 @@ public final class LinkHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (peer >= 0) {
-            events.closed(ctx.channel(), peer);
+            events.closed(ctx.channel(), peer,
+                    peerShutDown ? Link.REASON_PEER_SHUT_DOWN : Link.REASON_CONNECTION_CLOSED);
         }
         super.channelInactive(ctx);
     }
