@@ -10,6 +10,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes a shuffle's START reliable over best-effort service messages: the root remembers which daemons have not yet
@@ -21,6 +23,8 @@ import java.util.function.LongSupplier;
  * <p>Each pending start is guarded by its own monitor; the map is concurrent.
  */
 final class StartAcks {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StartAcks.class);
 
     /** Lost STARTs are rare (a link handshaking or going down): wait long enough not to add load to busy daemons. */
     static final long RETRY_MS = 1000;
@@ -120,6 +124,8 @@ final class StartAcks {
                 return;
             }
             if (nanoClock.getAsLong() < p.deadlineNanos) {
+                LOG.info("shuffle {}: no acknowledgement of START from {} daemon(s) after {} ms; sending it again",
+                        p.spec.describe(), p.waiting.size(), p.intervalMs);
                 for (int server : p.waiting) {
                     resend.accept(p.spec, server);
                 }

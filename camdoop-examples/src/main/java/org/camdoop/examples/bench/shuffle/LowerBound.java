@@ -21,7 +21,7 @@ import org.camdoop.torus.topology.TorusShape;
  * @param inboundLinks     links into that root the bound assumes
  * @param seconds          bytes / (links x rate); NaN when links are unshaped
  */
-record LowerBound(int busiestPartition, long bytes, int inboundLinks, double seconds) {
+public record LowerBound(int busiestPartition, long bytes, int inboundLinks, double seconds) {
 
     static LowerBound compute(ShuffleBenchOptions options, WorkloadManifest manifest) throws IOException {
         int links = options.mode() == ShuffleMode.DIRECT ? 1 : neighbours(options.shape(), options.rootOf(0));

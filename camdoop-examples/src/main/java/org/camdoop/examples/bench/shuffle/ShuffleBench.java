@@ -72,6 +72,10 @@ public final class ShuffleBench implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", paramLabel = "K", description = "Workload seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--segment-bytes", defaultValue = "" + ShuffleBenchOptions.DEFAULT_SEGMENT_BYTES, paramLabel = "B",
+            description = "Transport segment, the unit each hop stores and forwards (default: ${DEFAULT-VALUE}).")
+    int segmentBytes;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -86,7 +90,7 @@ public final class ShuffleBench implements Callable<Integer> {
     /** The validated options; throws IllegalArgumentException (exit 2) naming the bad one. */
     ShuffleBenchOptions options() {
         return new ShuffleBenchOptions(TorusShape.parse(shape), ratioS, reducers, ShuffleMode.parse(mode),
-                TreeChoice.parse(trees), mbPerServer, linkMbps, seed);
+                TreeChoice.parse(trees), mbPerServer, linkMbps, seed, segmentBytes);
     }
 
     @Override

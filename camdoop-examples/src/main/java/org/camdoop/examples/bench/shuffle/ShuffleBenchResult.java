@@ -13,6 +13,7 @@ import java.util.Locale;
  * @param ratioSAchieved    S as generated (output bytes / intermediate bytes)
  * @param seconds           from starting the shuffles to the last root's end, the reduce included
  * @param lowerBound        the least time for the busiest root (see {@link LowerBound})
+ * @param switchBound       the paper's switch bounds for the same workload (see {@link SwitchBound})
  * @param intermediateBytes all map outputs
  * @param outputBytes       the fully combined output (reference)
  * @param bytesIntoRoots    bytes the root streams delivered to the reduce tasks, summed over roots
@@ -28,7 +29,7 @@ import java.util.Locale;
  * @param startupSeconds    starting the embedded torus (not in {@code seconds})
  */
 public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchieved, double seconds,
-        LowerBound lowerBound, long intermediateBytes, long outputBytes, long bytesIntoRoots, long linkBytesTotal,
+        LowerBound lowerBound, SwitchBound switchBound, long intermediateBytes, long outputBytes, long bytesIntoRoots, long linkBytesTotal,
         long recordsCombined, long outputRecords, long referenceRecords, String outputSha256, String referenceSha256,
         double cpuUtilisation, int cores, double generateSeconds, double startupSeconds) {
 
@@ -58,6 +59,10 @@ public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchie
         o.put("lower_bound_bytes", lowerBound.bytes());
         o.put("lower_bound_links", lowerBound.inboundLinks());
         o.put("lower_bound_partition", lowerBound.busiestPartition());
+        putNumber(o, "switch_1link_seconds", switchBound.oneLinkSeconds());
+        putNumber(o, "switch_6links_seconds", switchBound.sixLinksSeconds());
+        o.put("switch_busiest_bytes", switchBound.busiestBytes());
+        o.put("segment_bytes", options.segmentBytes());
         o.put("intermediate_bytes", intermediateBytes);
         o.put("output_bytes", outputBytes);
         o.put("bytes_into_roots", bytesIntoRoots);
@@ -90,10 +95,15 @@ public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchie
                 + "%.2f MB/server, links %s, seed %d%n", options.mode().label(), options.trees().label(),
                 options.shape(), options.reducers(), options.ratioS(), ratioSAchieved, options.mbPerServer(),
                 options.linkMbps() == 0 ? "unshaped" : options.linkMbps() + " Mbit/s", options.seed()));
+        row(b, "segment", options.segmentBytes() + " bytes");
         row(b, "shuffle + reduce", String.format(Locale.ROOT, "%.3f s", seconds));
         row(b, "lower bound", Double.isFinite(lowerBound.seconds())
                 ? String.format(Locale.ROOT, "%.3f s (%d bytes over %d link(s)); ratio %.2f", lowerBound.seconds(),
                         lowerBound.bytes(), lowerBound.inboundLinks(), ratioToLowerBound())
+                : "n/a (unshaped links)");
+        row(b, "switch bounds", Double.isFinite(switchBound.oneLinkSeconds())
+                ? String.format(Locale.ROOT, "%.3f s on 1 link, %.3f s on 6 (%d bytes through the busiest port)",
+                        switchBound.oneLinkSeconds(), switchBound.sixLinksSeconds(), switchBound.busiestBytes())
                 : "n/a (unshaped links)");
         row(b, "intermediate bytes", String.format(Locale.ROOT, "%,d", intermediateBytes));
         row(b, "output bytes", String.format(Locale.ROOT, "%,d", outputBytes));

@@ -50,16 +50,6 @@ public final class ShuffleBenchRunner {
     private static final long JOB_KEY = 0x1700000000000001L;
     /** A root stream silent this long means the shuffle is stuck; far above any sane run. */
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
-    /**
-     * The transport's data frame payload: about a jumbo frame, as in the paper's simulator. A vertex forwards whole
-     * chunks of this size, so at the low link rates the benchmark uses, the 64 KB default would serialise the trees
-     * (each hop waiting for a whole 64 KB chunk) and measure pipeline latency instead of bandwidth.
-     */
-    static final int SEGMENT_BYTES = 8 * 1024;
-    private static final int MAX_FRAME_BYTES = 2 * SEGMENT_BYTES;
-    /** Burst of every shaped link and switch link: one segment, so a link cannot run ahead of its rate by more. */
-    static final long BURST_BYTES = SEGMENT_BYTES;
-
     /** Map output per server of the warm-up run, in MB. */
     static final double WARMUP_MB_PER_SERVER = 0.1;
 
@@ -88,7 +78,7 @@ public final class ShuffleBenchRunner {
         if (warmup) {
             ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
                     options.mode(), options.trees(), Math.min(WARMUP_MB_PER_SERVER, options.mbPerServer()), 0,
-                    options.seed() + 1);
+                    options.seed() + 1, options.segmentBytes());
             ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
             if (!warm.correct()) {
                 throw new IllegalStateException("the warm-up run's output differs from its reference");
@@ -110,6 +100,7 @@ public final class ShuffleBenchRunner {
         WorkloadManifest manifest = workload.manifest();
         ReferenceResult reference = ReferenceResult.compute(manifest);
         LowerBound bound = LowerBound.compute(options, manifest);
+        SwitchBound switchBound = SwitchBound.compute(options, manifest);
         double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
 
         long startupStart = System.nanoTime();
@@ -118,27 +109,30 @@ public final class ShuffleBenchRunner {
             awaitLinksUp(torus);
             double startupSeconds = (System.nanoTime() - startupStart) / 1e9;
             ShuffleTimer timed = shuffle(torus, attempts);
-            return result(workload, reference, bound, timed, generateSeconds, startupSeconds);
+            return result(workload, reference, bound, switchBound, timed, generateSeconds, startupSeconds);
         }
     }
 
     private EmbeddedTorus startTorus() throws IOException, InterruptedException {
         Map<String, String> conf = new HashMap<>();
         conf.put(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime());
-        conf.put(TransportConfig.SEGMENT_BYTES, Integer.toString(SEGMENT_BYTES));
-        conf.put(TransportConfig.MAX_FRAME_BYTES, Integer.toString(MAX_FRAME_BYTES));
+        int segment = options.segmentBytes();
+        conf.put(TransportConfig.SEGMENT_BYTES, Integer.toString(segment));
+        conf.put(TransportConfig.MAX_FRAME_BYTES, Integer.toString(2 * segment));
+        // Burst of every shaped link and switch link: one segment, so a link cannot run ahead of its rate by more.
+        long burst = segment;
         long rate = options.linkBytesPerSecond();
         boolean onSwitch = options.mode() == ShuffleMode.DIRECT && rate > 0;
         if (rate > 0 && !onSwitch) {
             conf.put(TransportConfig.SHAPING_BYTES_PER_SECOND, Long.toString(rate));
-            conf.put(TransportConfig.SHAPING_BURST_BYTES, Long.toString(BURST_BYTES));
+            conf.put(TransportConfig.SHAPING_BURST_BYTES, Long.toString(burst));
         }
         TransportConfig config = TransportConfig.of(conf);
         FailureView view = FailureView.none(options.shape());
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         return onSwitch
                 ? EmbeddedTorus.startOnSwitch(view, config, EmbeddedTorus.Wiring.IN_JVM, threads,
-                        new SwitchEmulation(rate, BURST_BYTES))
+                        new SwitchEmulation(rate, burst))
                 : EmbeddedTorus.start(view, config, EmbeddedTorus.Wiring.IN_JVM, threads);
     }
 
@@ -241,7 +235,7 @@ public final class ShuffleBenchRunner {
     }
 
     private ShuffleBenchResult result(SyntheticWorkload workload, ReferenceResult reference, LowerBound bound,
-            ShuffleTimer timed, double generateSeconds, double startupSeconds) {
+            SwitchBound switchBound, ShuffleTimer timed, double generateSeconds, double startupSeconds) {
         OutputDigest digest = new OutputDigest(options.reducers());
         long records = 0;
         long intoRoots = 0;
@@ -255,7 +249,7 @@ public final class ShuffleBenchRunner {
             linkBytes += ended.end().linkBytes();
             combined += ended.end().recordsCombined();
         }
-        return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(), bound,
+        return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(), bound, switchBound,
                 workload.manifest().intermediateBytes(), reference.outputBytes(), intoRoots, linkBytes, combined,
                 records, reference.records(), digest.finish(), reference.digest(), timed.cpuUtilisation(),
                 Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);

@@ -1,0 +1,91 @@
+package org.camdoop.examples.bench.paper;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.camdoop.examples.bench.shuffle.ShuffleBenchOptions;
+import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
+import org.camdoop.examples.bench.shuffle.ShuffleBenchRunner;
+import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.torus.trees.TreeChoice;
+
+/**
+ * Runs every point of a plan, one after another on a fresh embedded torus each (the shuffle benchmark's runner), after
+ * one untimed warm-up per mode so the JIT has compiled the merge and combine paths before the first measured point.
+ * Prints a progress line per point. Not thread-safe: one sweep per instance.
+ */
+public final class PaperSweep {
+
+    /** Map output per server of the warm-up runs, in MB (unshaped, so they take a second or two). */
+    static final double WARMUP_MB_PER_SERVER = 0.1;
+
+    private final PaperPlan plan;
+    private final Optional<PrintWriter> progress;
+
+    public PaperSweep(PaperPlan plan, Optional<PrintWriter> progress) {
+        this.plan = plan;
+        this.progress = progress;
+    }
+
+    /**
+     * Runs the sweep.
+     *
+     * @throws IllegalStateException naming the point whose shuffle failed or whose output differs from the reference:
+     *                               a wrong answer makes every time meaningless, so the sweep stops there
+     */
+    public PaperResults run() throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        warmUp();
+        List<PaperPoint> points = plan.points();
+        Map<PaperPoint, ShuffleBenchResult> results = new LinkedHashMap<>();
+        for (int i = 0; i < points.size(); i++) {
+            PaperPoint p = points.get(i);
+            ShuffleBenchResult r;
+            try {
+                r = new ShuffleBenchRunner(plan.options(p), Optional.empty(), false).run();
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException(p.describe() + ": " + e.getMessage(), e);
+            }
+            if (!r.correct()) {
+                throw new IllegalStateException(p.describe() + ": the output differs from the reference (sha256 "
+                        + r.outputSha256() + " vs " + r.referenceSha256() + ")");
+            }
+            results.put(p, r);
+            report(i + 1, points.size(), p, r, start);
+        }
+        return new PaperResults(plan, results, (System.nanoTime() - start) / 1e9);
+    }
+
+    private void warmUp() throws IOException, InterruptedException {
+        for (ShuffleMode mode : PaperPlan.MODES) {
+            progress.ifPresent(out -> {
+                out.println("bench paper: warming up " + mode.label() + " (not timed)");
+                out.flush();
+            });
+            ShuffleBenchOptions warm = new ShuffleBenchOptions(PaperPlan.SHAPE, 0, 1, mode, TreeChoice.SIX,
+                    WARMUP_MB_PER_SERVER, 0, plan.seed() + 1, plan.segmentBytes());
+            ShuffleBenchResult r = new ShuffleBenchRunner(warm, Optional.empty(), false).run();
+            if (!r.correct()) {
+                throw new IllegalStateException("the " + mode.label() + " warm-up's output differs from its reference");
+            }
+        }
+    }
+
+    private void report(int done, int total, PaperPoint p, ShuffleBenchResult r, long start) {
+        progress.ifPresent(out -> {
+            out.printf(Locale.ROOT, "bench paper: [%d/%d] %-38s %8.3f s  (bound %.3f s, cpu %2.0f %%)  elapsed %s%n",
+                    done, total, p.describe(), r.seconds(), r.lowerBound().seconds(), 100 * r.cpuUtilisation(),
+                    elapsed(start));
+            out.flush();
+        });
+    }
+
+    private static String elapsed(long start) {
+        long s = (System.nanoTime() - start) / 1_000_000_000L;
+        return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    }
+}
