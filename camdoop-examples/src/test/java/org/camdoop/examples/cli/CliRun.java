@@ -4,9 +4,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** One run of the {@code camdoop} command line in-process: its exit status and what it printed. */
-record CliRun(int status, String out, String err) {
+public record CliRun(int status, String out, String err) {
 
-    static CliRun of(String... args) {
+    public static CliRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -79,14 +78,22 @@ public final class PaperBench implements Callable<Integer> {
             err.println("camdoop bench paper: " + e.getMessage());
             return 1;
         }
-        PaperCsv.write(results, out.resolve("results.csv"));
-        List<Path> plots = PaperCharts.write(results, out);
-        String summary = PaperReport.markdown(results, quick ? "--quick" : "full");
-        Files.writeString(out.resolve("summary.md"), summary, StandardCharsets.UTF_8);
+        String summary = writeOutputs(results, out, quick ? "--quick" : "full");
         stdout.print(summary);
-        stdout.printf("Wrote %s, %d plots and %s%n", out.resolve("results.csv"), plots.size(),
-                out.resolve("summary.md"));
+        stdout.printf("Wrote %s, the plots and %s%n", out.resolve(CSV_FILE), out.resolve(SUMMARY_FILE));
         stdout.flush();
         return 0;
+    }
+
+    static final String CSV_FILE = "results.csv";
+    static final String SUMMARY_FILE = "summary.md";
+
+    /** Writes the CSV, one PNG per figure and the summary into {@code out}; returns the summary. */
+    static String writeOutputs(PaperResults results, Path out, String preset) throws java.io.IOException {
+        PaperCsv.write(results, out.resolve(CSV_FILE));
+        PaperCharts.write(results, out);
+        String summary = PaperReport.markdown(results, preset);
+        Files.writeString(out.resolve(SUMMARY_FILE), summary, StandardCharsets.UTF_8);
+        return summary;
     }
 }

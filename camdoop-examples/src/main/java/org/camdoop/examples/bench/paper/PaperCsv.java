@@ -1,12 +1,13 @@
 package org.camdoop.examples.bench.paper;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
 
@@ -42,8 +43,10 @@ final class PaperCsv {
                 Long.toString(r.recordsCombined()), Long.toString(r.outputRecords()), Boolean.toString(r.correct()));
     }
 
-    /** Six significant digits; empty for a value that does not exist (unshaped bounds, CPU time unavailable). */
-    private static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v).trim() : "";
+    /** Six significant digits, no trailing zeros; empty for a value that does not exist (CPU time unavailable). */
+    static String num(double v) {
+        return Double.isFinite(v)
+                ? new BigDecimal(v).round(new MathContext(6)).stripTrailingZeros().toPlainString()
+                : "";
     }
 }

@@ -67,7 +67,7 @@ public final class PaperSweep {
                 out.flush();
             });
             ShuffleBenchOptions warm = new ShuffleBenchOptions(PaperPlan.SHAPE, 0, 1, mode, TreeChoice.SIX,
-                    WARMUP_MB_PER_SERVER, 0, plan.seed() + 1, plan.segmentBytes());
+                    Math.min(WARMUP_MB_PER_SERVER, plan.mbPerServer()), 0, plan.seed() + 1, plan.segmentBytes());
             ShuffleBenchResult r = new ShuffleBenchRunner(warm, Optional.empty(), false).run();
             if (!r.correct()) {
                 throw new IllegalStateException("the " + mode.label() + " warm-up's output differs from its reference");
