@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.camdoop.examples.sim.FigureSweep;
 import org.camdoop.examples.sim.RootSymmetry;
+import org.camdoop.examples.sim.SimCharts;
 import org.camdoop.examples.sim.SimMode;
 import org.camdoop.examples.sim.SimPoint;
 import org.camdoop.examples.sim.SimResult;
@@ -77,6 +78,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write the points as CSV.")
     Path csv;
 
+    @Option(names = "--plots", paramLabel = "DIR",
+            description = "Also draw the figures' panels as PNGs (log-scale time, as in the paper) into DIR.")
+    Path plots;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -113,6 +118,14 @@ public final class SimulateCommand implements Callable<Integer> {
         double wall = (System.nanoTime() - start) / 1e9;
         if (csv != null) {
             writeCsv(points);
+        }
+        if (plots != null) {
+            try {
+                Files.createDirectories(plots);
+                SimCharts.write(torus, points, plots);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the plots into " + plots, e);
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

@@ -50,6 +50,19 @@ class SimulateCommandTest {
     }
 
     @Test
+    void plotsDrawOnePngPerPanelWithPoints(@TempDir Path dir) throws Exception {
+        Path plots = dir.resolve("plots");
+        CliRun r = run("simulate", "--shape", "2x2x2", "--figure", "all", "--plots", plots.toString());
+        assertEquals(0, r.status(), r.err());
+        try (java.util.stream.Stream<Path> files = Files.list(plots)) {
+            assertEquals(List.of("sim-figure6-r1.png", "sim-figure6-r8.png", "sim-figure7c-s1.png",
+                    "sim-figure7d-s0.png"), files.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(plots.resolve("sim-figure7d-s0.png").toFile());
+        assertEquals(org.camdoop.examples.plot.LogTimeChart.WIDTH, img.getWidth());
+    }
+
+    @Test
     void oneModeLeavesTheOtherEmpty() throws Exception {
         CliRun r = run("simulate", "--shape", "2x2x2", "--mode", "noagg", "--ratio-s", "1", "--reducers", "8", "--json");
         assertEquals(0, r.status(), r.err());

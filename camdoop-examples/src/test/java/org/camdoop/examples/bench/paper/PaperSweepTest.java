@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import javax.imageio.ImageIO;
 import org.camdoop.examples.cli.CliRun;
+import org.camdoop.examples.plot.LogTimeChart;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,8 +83,8 @@ class PaperSweepTest {
     void everyFigureIsAPngOfTheChartSize() throws Exception {
         for (PaperFigure f : PaperFigure.values()) {
             BufferedImage img = ImageIO.read(out.resolve(f.fileName() + ".png").toFile());
-            assertEquals(PaperCharts.WIDTH, img.getWidth(), f.name());
-            assertEquals(PaperCharts.HEIGHT, img.getHeight(), f.name());
+            assertEquals(LogTimeChart.WIDTH, img.getWidth(), f.name());
+            assertEquals(LogTimeChart.HEIGHT, img.getHeight(), f.name());
             int[] pixels = img.getRGB(0, 0, img.getWidth(), img.getHeight(), null, 0, img.getWidth());
             assertTrue(Arrays.stream(pixels).distinct().count() > 10, "something is drawn in " + f.fileName());
         }
