@@ -2,12 +2,14 @@ package org.camdoop.examples.bench.micro;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -74,6 +76,7 @@ public final class MicroBenchCommand implements Callable<Integer> {
         }
         PrintWriter console = spec.commandLine().getOut();
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         Collection<RunResult> results;
         try {
             results = new Runner(settings.toOptions()).run();
@@ -86,12 +89,20 @@ public final class MicroBenchCommand implements Callable<Integer> {
         console.print(summary.toText());
         if (out != null) {
             String heading = "Run started " + started + " on " + Runtime.getRuntime().availableProcessors()
-                    + " cores, Java " + System.getProperty("java.version") + "; " + settings.describe() + ".";
+                    + " cores, Java " + System.getProperty("java.version") + "; " + settings.describe()
+                    + ". Load average " + loadAverage(loadBefore) + " at the start, "
+                    + loadAverage(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+                    + " at the end (more than the core count means the benchmarks shared their cores).";
             Path markdown = out.resolve("micro-summary.md");
             Files.writeString(markdown, summary.toMarkdown(heading), StandardCharsets.UTF_8);
             console.println("\nwrote " + settings.csv().orElseThrow() + " and " + markdown);
         }
         console.flush();
         return 0;
+    }
+
+    /** The one-minute load average, or "n/a" where the OS does not report it. */
+    private static String loadAverage(double load) {
+        return load < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", load);
     }
 }
