@@ -11,7 +11,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * The JMH settings of {@code camdoop bench micro}: one fork per benchmark (a fresh JVM, so one benchmark's JIT profile
  * does not bias the next; the fork inherits this JVM's class path and options), and iteration counts sized for the
- * 16 benchmark configurations: about 1.5 minutes with {@code --quick}, about 6 minutes by default.
+ * 16 benchmark configurations: about 1.7 minutes with {@code --quick}, about 6 minutes by default.
  */
 record MicroRunSettings(boolean quick, String include, Optional<Path> csv) {
 
@@ -22,6 +22,8 @@ record MicroRunSettings(boolean quick, String include, Optional<Path> csv) {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(include)
                 .forks(1)
+                // Hadoop's one-line warning that it has no native library would land inside JMH's progress lines.
+                .jvmArgsAppend("-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader=error")
                 .shouldFailOnError(true);
         if (quick) {
             b.warmupIterations(2).warmupTime(TimeValue.seconds(1))
