@@ -42,7 +42,7 @@ public final class MicroBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "Short warm-up and measurement: about 1.5 minutes instead of 6.")
+    @Option(names = "--quick", description = "Short warm-up and measurement: under 2 minutes instead of about 6.")
     boolean quick;
 
     @Option(names = "--include", paramLabel = "REGEX",
