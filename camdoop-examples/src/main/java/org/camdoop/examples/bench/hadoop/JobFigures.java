@@ -34,11 +34,4 @@ record JobFigures(String job, String shuffle, String jobId, double jobSeconds, d
     long diskBytesNetOfOutput() {
         return reduceDiskBytes - outputBytes;
     }
-
-    /** The same figures under another job and shuffle name. */
-    JobFigures named(String jobName, String shuffleName) {
-        return new JobFigures(jobName, shuffleName, jobId, jobSeconds, shuffleReduceSeconds, networkBytes,
-                reduceDiskBytes, outputBytes, shuffleBytes, mapOutputBytes, camdoopReceived, camdoopMapOutputs,
-                recordsCombined, stockFallbacks, maps, reduces, nodes);
-    }
 }

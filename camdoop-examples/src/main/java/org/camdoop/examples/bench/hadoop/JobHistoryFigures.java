@@ -36,6 +36,9 @@ final class JobHistoryFigures {
     static final String COMBINED = "Records combined on path";
     static final String FALLBACKS = "Reduce attempts on the stock shuffle";
 
+    /** FILE_BYTES_WRITTEN: the local file system's scheme, where the task's spills, merges and (here) output go. */
+    private static final String LOCAL_SCHEME = "file";
+
     /** How long to wait for the history file of a job the client already saw finish. */
     private static final long WAIT_MILLIS = 60_000;
 
@@ -66,8 +69,7 @@ final class JobHistoryFigures {
                 maps.add(new NetworkEstimate.MapSide(node, value(c, TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES)));
             } else if (task.getTaskType() == TaskType.REDUCE) {
                 reduces.add(new NetworkEstimate.ReduceSide(node, value(c, TaskCounter.REDUCE_SHUFFLE_BYTES)));
-                diskBytes += c.findCounter(FileSystem.getLocal(clusterConf).getScheme(), FileSystemCounter.BYTES_WRITTEN)
-                        .getValue();
+                diskBytes += c.findCounter(LOCAL_SCHEME, FileSystemCounter.BYTES_WRITTEN).getValue();
                 outputBytes += c.findCounter(FileOutputFormatCounter.BYTES_WRITTEN).getValue();
             }
         }
