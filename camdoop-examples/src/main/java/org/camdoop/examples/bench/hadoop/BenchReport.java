@@ -29,7 +29,8 @@ record BenchReport(BenchSizes sizes, List<JobFigures> rows) {
             new Figure("output bytes", JobFigures::outputBytes, true),
             new Figure("disk net of output", JobFigures::diskBytesNetOfOutput, true));
 
-    static final String CSV_HEADER = "job,shuffle,job_id,job_s,shuffle_reduce_s,network_bytes,reduce_disk_bytes,"
+    static final String CSV_HEADER = "job,shuffle,job_id,job_s,shuffle_reduce_s,network_bytes,network_source,network_estimate_bytes,"
+            + "reduce_disk_bytes,"
             + "output_bytes,disk_net_of_output_bytes,shuffle_bytes,map_output_bytes,camdoop_received_bytes,"
             + "camdoop_map_output_bytes,records_combined,stock_fallbacks,maps,reduces,nodes";
 
@@ -78,8 +79,18 @@ record BenchReport(BenchSizes sizes, List<JobFigures> rows) {
         }
         s.append("ratio = camdoop/stock. job s: JobHistory launch to finish; shuffle+reduce s: last map's finish to the"
                 + " job's finish.\n");
-        s.append("network bytes: stock = ESTIMATE, per reduce REDUCE_SHUFFLE_BYTES x share of map output on other"
-                + " NodeManagers; camdoop = torus link bytes between distinct servers (counter).\n");
+        s.append("network bytes: camdoop = the counter of bytes sent on torus links between distinct servers (once per"
+                + " hop); stock = bytes the reduces fetched from maps on another NodeManager:\n");
+        for (JobFigures r : rows) {
+            if (r.shuffle().equals("stock")) {
+                s.append(String.format(Locale.ROOT, "  %s stock: %s%n", r.job(),
+                        r.networkSource().equals("fetcher-logs")
+                                ? "exact, from the reduce tasks' Fetcher log lines (the counter-based estimate would"
+                                        + " say " + r.networkEstimateBytes() + ")"
+                                : "ESTIMATE, per reduce REDUCE_SHUFFLE_BYTES x share of map output on other"
+                                        + " NodeManagers (the Fetcher log lines were incomplete)"));
+            }
+        }
         s.append("reduce disk bytes: FILE_BYTES_WRITTEN of the reduce tasks, including the job output (file:///);"
                 + " output bytes: FileOutputFormat BYTES_WRITTEN.\n");
         for (String job : jobs()) {
@@ -100,7 +111,8 @@ record BenchReport(BenchSizes sizes, List<JobFigures> rows) {
         StringBuilder s = new StringBuilder(CSV_HEADER).append('\n');
         for (JobFigures r : rows) {
             s.append(String.join(",", r.job(), r.shuffle(), r.jobId(), seconds(r.jobSeconds()),
-                    seconds(r.shuffleReduceSeconds()), Long.toString(r.networkBytes()),
+                    seconds(r.shuffleReduceSeconds()), Long.toString(r.networkBytes()), r.networkSource(),
+                    Long.toString(r.networkEstimateBytes()),
                     Long.toString(r.reduceDiskBytes()), Long.toString(r.outputBytes()),
                     Long.toString(r.diskBytesNetOfOutput()), Long.toString(r.shuffleBytes()),
                     Long.toString(r.mapOutputBytes()), Long.toString(r.camdoopReceived()),
@@ -129,7 +141,7 @@ record BenchReport(BenchSizes sizes, List<JobFigures> rows) {
             String[] cells = line.split(",");
             ObjectNode row = array.addObject();
             for (int i = 0; i < names.length; i++) {
-                if (i < 3) {
+                if (i < 3 || names[i].equals("network_source")) {
                     row.put(names[i], cells[i]);
                 } else {
                     row.put(names[i], new java.math.BigDecimal(cells[i]));

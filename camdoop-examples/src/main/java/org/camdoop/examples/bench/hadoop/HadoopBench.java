@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
                 + " randomwriter, then sort with each. Unmodified hadoop-mapreduce-examples; the Camdoop jobs differ only"
                 + " in their -D job keys. The outputs must match and the Camdoop jobs must not fall back.",
             "Figures per job, from its JobHistory file: job s (launch to finish); shuffle+reduce s (last map's finish"
-                + " to the job's finish); network bytes (stock: ESTIMATED REDUCE_SHUFFLE_BYTES from maps on another"
-                + " NodeManager; camdoop: bytes sent on torus links between distinct servers); reduce disk bytes"
+                + " to the job's finish); network bytes (stock: bytes the reduces fetched from maps on another NodeManager,"
+                + " exact from the reduce tasks' Fetcher log lines, else ESTIMATED from the counters; camdoop: bytes"
+                + " sent on torus links between distinct servers, once per hop); reduce disk bytes"
                 + " (FILE_BYTES_WRITTEN of the reduce tasks, job output included), output bytes and disk net of output;"
                 + " ratio rows camdoop/stock. See docs/benchmarks-hadoop.md.",
             "One machine, loopback, unshaped links: compare the bytes, not the times.",

@@ -92,10 +92,12 @@ final class HadoopBenchRunner {
         if (camdoop) {
             program.addAll(PluginKeys.jobOptions());
         }
+        // Both shuffles get it (Camdoop's reduces have no Fetcher to log), so the jobs differ only in the Camdoop keys.
+        program.add(FetcherLogs.LOGGING_OPTION);
         program.addAll(args);
         String name = job + ", " + (camdoop ? "Camdoop" : "stock shuffle");
         String jobId = runProgram(cluster, confDir, log, name, program);
-        JobFigures figures = JobHistoryFigures.of(cluster.config(), jobId, job, camdoop);
+        JobFigures figures = JobHistoryFigures.of(cluster.config(), work.resolve("cluster"), jobId, job, camdoop);
         if (camdoop && figures.stockFallbacks() > 0) {
             throw new IllegalStateException(name + " (" + jobId + ") fell back to the stock shuffle in "
                     + figures.stockFallbacks() + " reduce attempt(s); see " + work.resolve("programs.log"));
@@ -103,8 +105,9 @@ final class HadoopBenchRunner {
         if (camdoop && figures.camdoopReceived() == 0) {
             throw new IllegalStateException(name + " (" + jobId + "): the reducers received nothing from Camdoop");
         }
-        step(String.format(Locale.ROOT, "%s: job %.1f s, shuffle+reduce %.1f s, network %d bytes", name,
-                figures.jobSeconds(), figures.shuffleReduceSeconds(), figures.networkBytes()));
+        step(String.format(Locale.ROOT, "%s: job %.1f s, shuffle+reduce %.1f s, network %d bytes (%s)",
+                name, figures.jobSeconds(), figures.shuffleReduceSeconds(), figures.networkBytes(),
+                figures.networkSource()));
         return figures;
     }
 

@@ -9,9 +9,13 @@ package org.camdoop.examples.bench.hadoop;
  * @param jobId the YARN job id
  * @param jobSeconds the job's launch (the AM started it) to its finish
  * @param shuffleReduceSeconds the last successful map attempt's finish to the job's finish
- * @param networkBytes stock: the {@link NetworkEstimate} of REDUCE_SHUFFLE_BYTES from maps on another NodeManager;
- *     camdoop: the "Bytes sent on torus links" counter (chunk bytes every daemon stream sent to a daemon at another
- *     torus coordinate, i.e. another server)
+ * @param networkBytes stock: bytes the reduces fetched from maps on another NodeManager, exact from the
+ *     {@link FetcherLogs} when they account for every shuffled byte, else the {@link NetworkEstimate}; camdoop: the
+ *     "Bytes sent on torus links" counter (chunk bytes every daemon stream sent to a daemon at another torus
+ *     coordinate, i.e. another server, counted once per hop)
+ * @param networkSource how {@code networkBytes} was obtained: {@code fetcher-logs}, {@code estimate} or
+ *     {@code torus-link-counter}
+ * @param networkEstimateBytes stock: the {@link NetworkEstimate} (kept to compare with the exact figure); camdoop: 0
  * @param reduceDiskBytes FILE_BYTES_WRITTEN of the reduce tasks: spills, merges and, output being on file:///, the
  *     job output
  * @param outputBytes the reduce tasks' FileOutputFormat BYTES_WRITTEN (the job output)
@@ -26,7 +30,7 @@ package org.camdoop.examples.bench.hadoop;
  * @param nodes distinct NodeManagers the successful attempts ran on
  */
 record JobFigures(String job, String shuffle, String jobId, double jobSeconds, double shuffleReduceSeconds,
-        long networkBytes, long reduceDiskBytes, long outputBytes, long shuffleBytes, long mapOutputBytes,
+        long networkBytes, String networkSource, long networkEstimateBytes, long reduceDiskBytes, long outputBytes, long shuffleBytes, long mapOutputBytes,
         long camdoopReceived, long camdoopMapOutputs, long recordsCombined, long stockFallbacks, int maps,
         int reduces, int nodes) {
 

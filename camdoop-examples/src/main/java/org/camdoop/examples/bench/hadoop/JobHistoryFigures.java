@@ -3,8 +3,10 @@ package org.camdoop.examples.bench.hadoop;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -45,9 +47,12 @@ final class JobHistoryFigures {
     private JobHistoryFigures() {
     }
 
-    /** The figures of {@code jobId}; {@code camdoop} says which network figure applies. */
-    static JobFigures of(Configuration clusterConf, String jobId, String job, boolean camdoop)
-            throws IOException, InterruptedException {
+    /**
+     * The figures of {@code jobId}; {@code camdoop} says which network figure applies; {@code clusterDir} holds the
+     * NodeManagers' log directories (for the {@link FetcherLogs}).
+     */
+    static JobFigures of(Configuration clusterConf, java.nio.file.Path clusterDir, String jobId, String job,
+            boolean camdoop) throws IOException, InterruptedException {
         JobInfo info = parse(clusterConf, jobId);
         long lastMapFinish = 0;
         List<NetworkEstimate.MapSide> maps = new ArrayList<>();
@@ -55,7 +60,13 @@ final class JobHistoryFigures {
         long diskBytes = 0;
         long outputBytes = 0;
         Set<String> nodes = new HashSet<>();
+        Map<String, String> nodeOfAttempt = new HashMap<>();
         for (TaskInfo task : info.getAllTasks().values()) {
+            if (task.getTaskType() == TaskType.MAP) {
+                // Any map attempt's output may have been fetched before a retry replaced it.
+                task.getAllTaskAttempts().values().forEach(a -> nodeOfAttempt.put(a.getAttemptId().toString(),
+                        a.getHostname() + ":" + a.getPort()));
+            }
             TaskAttemptInfo attempt = task.getAllTaskAttempts().get(task.getSuccessfulAttemptId());
             if (attempt == null) {
                 continue;
@@ -69,15 +80,29 @@ final class JobHistoryFigures {
                 maps.add(new NetworkEstimate.MapSide(node, value(c, TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES)));
             } else if (task.getTaskType() == TaskType.REDUCE) {
                 reduces.add(new NetworkEstimate.ReduceSide(node, value(c, TaskCounter.REDUCE_SHUFFLE_BYTES)));
+                nodeOfAttempt.put(attempt.getAttemptId().toString(), node);
                 diskBytes += c.findCounter(LOCAL_SCHEME, FileSystemCounter.BYTES_WRITTEN).getValue();
                 outputBytes += c.findCounter(FileOutputFormatCounter.BYTES_WRITTEN).getValue();
             }
         }
         Counters total = info.getTotalCounters();
-        long network = camdoop ? camdoop(total, LINK_BYTES) : NetworkEstimate.remoteShuffleBytes(maps, reduces);
+        long estimate = camdoop ? 0 : NetworkEstimate.remoteShuffleBytes(maps, reduces);
+        long network;
+        String source;
+        if (camdoop) {
+            network = camdoop(total, LINK_BYTES);
+            source = "torus-link-counter";
+        } else {
+            List<FetcherLogs.Fetch> fetches = FetcherLogs.read(clusterDir, jobId);
+            long shuffled = reduces.stream().mapToLong(NetworkEstimate.ReduceSide::shuffleBytes).sum();
+            // Exact only if the logs account for every byte the successful reduces shuffled.
+            boolean complete = shuffled > 0 && FetcherLogs.fetchedBytes(fetches, nodeOfAttempt) == shuffled;
+            network = complete ? FetcherLogs.remoteBytes(fetches, nodeOfAttempt) : estimate;
+            source = complete ? "fetcher-logs" : "estimate";
+        }
         return new JobFigures(job, camdoop ? "camdoop" : "stock", jobId,
                 (info.getFinishTime() - info.getLaunchTime()) / 1000.0, (info.getFinishTime() - lastMapFinish) / 1000.0,
-                network, diskBytes, outputBytes, value(total, TaskCounter.REDUCE_SHUFFLE_BYTES),
+                network, source, estimate, diskBytes, outputBytes, value(total, TaskCounter.REDUCE_SHUFFLE_BYTES),
                 value(total, TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES), camdoop(total, RECEIVED),
                 camdoop(total, MAP_OUTPUTS), camdoop(total, COMBINED), camdoop(total, FALLBACKS), maps.size(),
                 reduces.size(), nodes.size());

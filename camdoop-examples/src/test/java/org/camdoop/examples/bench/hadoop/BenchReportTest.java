@@ -13,7 +13,9 @@ class BenchReportTest {
     private static JobFigures row(String job, String shuffle, double jobS, double shuffleS, long network, long disk,
             long output) {
         boolean camdoop = shuffle.equals("camdoop");
-        return new JobFigures(job, shuffle, "job_1_000" + (camdoop ? 2 : 1), jobS, shuffleS, network, disk, output,
+        return new JobFigures(job, shuffle, "job_1_000" + (camdoop ? 2 : 1), jobS, shuffleS, network,
+                camdoop ? "torus-link-counter" : job.equals("sort") ? "estimate" : "fetcher-logs", camdoop ? 0 : 555,
+                disk, output,
                 900, 1000, camdoop ? 900 : 0, camdoop ? 1000 : 0, camdoop ? 7 : 0, 0, 3, 3, 3);
     }
 
@@ -50,7 +52,9 @@ class BenchReportTest {
                 List.of(lines[4].trim().split("\\s+")));
         assertEquals(List.of("sort", "ratio", "1.200", "1.500", "n/a", "1.500", "1.000", "n/a"),
                 List.of(lines[7].trim().split("\\s+")));
-        assertTrue(REPORT.table().contains("ESTIMATE"), "the stock network figure is labelled an estimate");
+        assertTrue(REPORT.table().contains("  sort stock: ESTIMATE"), "an estimated stock network figure says so");
+        assertTrue(REPORT.table().contains("  wordcount stock: exact, from the reduce tasks' Fetcher log lines (the"
+                + " counter-based estimate would say 555)"), REPORT.table());
         assertTrue(REPORT.table().contains("camdoop combine, wordcount: the reducers received 900 bytes of the 1000"
                 + " bytes the map outputs held (0.900), 7 records combined on path"), REPORT.table());
     }
@@ -60,7 +64,7 @@ class BenchReportTest {
         String[] lines = REPORT.csv().split("\n");
         assertEquals(5, lines.length);
         assertEquals(BenchReport.CSV_HEADER, lines[0]);
-        assertEquals("wordcount,camdoop,job_1_0002,30.0,5.0,300,2000,1000,1000,900,1000,900,1000,7,0,3,3,3", lines[2]);
+        assertEquals("wordcount,camdoop,job_1_0002,30.0,5.0,300,torus-link-counter,0,2000,1000,1000,900,1000,900,1000,7,0,3,3,3", lines[2]);
         assertEquals(lines[0].split(",").length, lines[4].split(",").length);
     }
 
@@ -71,6 +75,8 @@ class BenchReportTest {
         assertEquals(4, root.get("rows").size());
         assertEquals("camdoop", root.get("rows").get(1).get("shuffle").asText());
         assertEquals(300, root.get("rows").get(1).get("network_bytes").asLong());
+        assertEquals("fetcher-logs", root.get("rows").get(0).get("network_source").asText());
+        assertEquals(555, root.get("rows").get(0).get("network_estimate_bytes").asLong());
         JsonNode wc = root.get("ratios_camdoop_over_stock").get("wordcount");
         assertEquals(0.5, wc.get("network_bytes").asDouble(), 1e-9);
         assertEquals(0.5, wc.get("shuffle_reduce_s").asDouble(), 1e-9);
