@@ -39,10 +39,10 @@ public final class HadoopBench implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--wordcount-mb", paramLabel = "MB",
-            description = "randomtextwriter corpus for wordcount, MiB (default 192, --quick 24).")
+            description = "randomtextwriter corpus for wordcount, MiB (default 256, --quick 24).")
     Integer wordcountMb;
 
-    @Option(names = "--sort-mb", paramLabel = "MB", description = "randomwriter output for sort, MiB (default 96, --quick 16).")
+    @Option(names = "--sort-mb", paramLabel = "MB", description = "randomwriter output for sort, MiB (default 128, --quick 16).")
     Integer sortMb;
 
     @Option(names = "--maps", paramLabel = "N",
