@@ -10,7 +10,7 @@ package org.camdoop.examples.bench.hadoop;
  */
 record BenchSizes(int wordcountMb, int sortMb, int maps, int reduces) {
 
-    /** Finishes in about 3-4 minutes on the 2-core development machine. */
+    /** Finishes in about 4 minutes on the shared 2-core development machine. */
     static final BenchSizes QUICK = new BenchSizes(24, 16, 3, 3);
     /** The default run; about 10 minutes on the 2-core development machine. */
     static final BenchSizes DEFAULT = new BenchSizes(256, 128, 6, 3);

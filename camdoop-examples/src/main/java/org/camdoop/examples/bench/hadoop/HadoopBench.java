@@ -35,7 +35,7 @@ public final class HadoopBench implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "Small inputs: 24 MiB wordcount, 16 MiB sort, 3 maps, 3 reduces (about 3-4 minutes).")
+    @Option(names = "--quick", description = "Small inputs: 24 MiB wordcount, 16 MiB sort, 3 maps, 3 reduces (about 4 minutes).")
     boolean quick;
 
     @Option(names = "--wordcount-mb", paramLabel = "MB",

@@ -81,8 +81,8 @@ final class JobHistoryFigures {
             } else if (task.getTaskType() == TaskType.REDUCE) {
                 reduces.add(new NetworkEstimate.ReduceSide(node, value(c, TaskCounter.REDUCE_SHUFFLE_BYTES)));
                 nodeOfAttempt.put(attempt.getAttemptId().toString(), node);
-                diskBytes += c.findCounter(LOCAL_SCHEME, FileSystemCounter.BYTES_WRITTEN).getValue();
-                outputBytes += c.findCounter(FileOutputFormatCounter.BYTES_WRITTEN).getValue();
+                diskBytes += c == null ? 0 : c.findCounter(LOCAL_SCHEME, FileSystemCounter.BYTES_WRITTEN).getValue();
+                outputBytes += c == null ? 0 : c.findCounter(FileOutputFormatCounter.BYTES_WRITTEN).getValue();
             }
         }
         Counters total = info.getTotalCounters();
