@@ -29,8 +29,8 @@ record BenchReport(BenchSizes sizes, List<JobFigures> rows) {
             new Figure("output bytes", JobFigures::outputBytes, true),
             new Figure("disk net of output", JobFigures::diskBytesNetOfOutput, true));
 
-    static final String CSV_HEADER = "job,shuffle,job_id,job_s,shuffle_reduce_s,network_bytes,network_source,network_estimate_bytes,"
-            + "reduce_disk_bytes,"
+    static final String CSV_HEADER = "job,shuffle,job_id,job_s,shuffle_reduce_s,network_bytes,network_source,"
+            + "network_estimate_bytes,reduce_disk_bytes,"
             + "output_bytes,disk_net_of_output_bytes,shuffle_bytes,map_output_bytes,camdoop_received_bytes,"
             + "camdoop_map_output_bytes,records_combined,stock_fallbacks,maps,reduces,nodes";
 
@@ -96,11 +96,11 @@ record BenchReport(BenchSizes sizes, List<JobFigures> rows) {
         for (String job : jobs()) {
             JobFigures c = row(job, "camdoop");
             if (c != null) {
+                String share = c.camdoopMapOutputs() == 0 ? "n/a"
+                        : String.format(Locale.ROOT, "%.3f", (double) c.camdoopReceived() / c.camdoopMapOutputs());
                 s.append(String.format(Locale.ROOT, "camdoop combine, %s: the reducers received %d bytes of the %d"
                         + " bytes the map outputs held (%s), %d records combined on path%n", job, c.camdoopReceived(),
-                        c.camdoopMapOutputs(), c.camdoopMapOutputs() == 0 ? "n/a"
-                                : String.format(Locale.ROOT, "%.3f", (double) c.camdoopReceived() / c.camdoopMapOutputs()),
-                        c.recordsCombined()));
+                        c.camdoopMapOutputs(), share, c.recordsCombined()));
             }
         }
         return s.toString();

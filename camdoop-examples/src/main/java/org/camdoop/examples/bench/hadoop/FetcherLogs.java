@@ -23,7 +23,8 @@ final class FetcherLogs {
     static final String LOGGING_OPTION =
             "-Dmapreduce.reduce.java.opts=-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.task.reduce=info";
 
-    private static final Pattern REDUCE = Pattern.compile("\\b(attempt_\\d+_\\d+_r_\\d+_\\d+) Thread started: EventFetcher");
+    private static final Pattern REDUCE =
+            Pattern.compile("\\b(attempt_\\d+_\\d+_r_\\d+_\\d+) Thread started: EventFetcher");
     private static final Pattern FETCH = Pattern.compile(
             "about to shuffle output of map (attempt_\\d+_\\d+_m_\\d+_\\d+) decomp: \\d+ len: (\\d+)");
 

@@ -20,12 +20,12 @@ import picocli.CommandLine.Spec;
         description = {
             "End to end against the stock Hadoop shuffle on a MiniMRYarnCluster (3 NodeManagers, 27-daemon 3x3x3 torus,"
                 + " local file system): randomtextwriter, then wordcount with the stock shuffle and with Camdoop;"
-                + " randomwriter, then sort with each. Unmodified hadoop-mapreduce-examples; the Camdoop jobs differ only"
-                + " in their -D job keys. The outputs must match and the Camdoop jobs must not fall back.",
+                + " randomwriter, then sort with each. Unmodified hadoop-mapreduce-examples; the Camdoop jobs differ"
+                + " only in their -D job keys. The outputs must match and the Camdoop jobs must not fall back.",
             "Figures per job, from its JobHistory file: job s (launch to finish); shuffle+reduce s (last map's finish"
-                + " to the job's finish); network bytes (stock: bytes the reduces fetched from maps on another NodeManager,"
-                + " exact from the reduce tasks' Fetcher log lines, else ESTIMATED from the counters; camdoop: bytes"
-                + " sent on torus links between distinct servers, once per hop); reduce disk bytes"
+                + " to the job's finish); network bytes (stock: bytes the reduces fetched from maps on another"
+                + " NodeManager, exact from the reduce tasks' Fetcher log lines, else ESTIMATED from the counters;"
+                + " camdoop: bytes sent on torus links between distinct servers, once per hop); reduce disk bytes"
                 + " (FILE_BYTES_WRITTEN of the reduce tasks, job output included), output bytes and disk net of output;"
                 + " ratio rows camdoop/stock. See docs/benchmarks-hadoop.md.",
             "One machine, loopback, unshaped links: compare the bytes, not the times.",
@@ -35,14 +35,16 @@ public final class HadoopBench implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "Small inputs: 24 MiB wordcount, 16 MiB sort, 3 maps, 3 reduces (about 4 minutes).")
+    @Option(names = "--quick",
+            description = "Small inputs: 24 MiB wordcount, 16 MiB sort, 3 maps, 3 reduces (about 4 minutes).")
     boolean quick;
 
     @Option(names = "--wordcount-mb", paramLabel = "MB",
             description = "randomtextwriter corpus for wordcount, MiB (default 256, --quick 24).")
     Integer wordcountMb;
 
-    @Option(names = "--sort-mb", paramLabel = "MB", description = "randomwriter output for sort, MiB (default 128, --quick 16).")
+    @Option(names = "--sort-mb", paramLabel = "MB",
+            description = "randomwriter output for sort, MiB (default 128, --quick 16).")
     Integer sortMb;
 
     @Option(names = "--maps", paramLabel = "N",
@@ -69,8 +71,8 @@ public final class HadoopBench implements Callable<Integer> {
         if (out != null && Files.exists(out) && !Files.isDirectory(out)) {
             throw new IllegalArgumentException("--out " + out + " is not a directory");
         }
-        Path dir = work != null ? work
-                : Path.of(System.getProperty("java.io.tmpdir"), "camdoop-bench-hadoop-" + ProcessHandle.current().pid());
+        Path dir = work != null ? work : Path.of(System.getProperty("java.io.tmpdir"),
+                "camdoop-bench-hadoop-" + ProcessHandle.current().pid());
         Optional<Path> auxJar = Optional.ofNullable(System.getenv("CAMDOOP_HADOOP_JAR")).filter(s -> !s.isBlank())
                 .map(Path::of);
         BenchReport report = new HadoopBenchRunner(sizes, dir, auxJar, System.err).run();

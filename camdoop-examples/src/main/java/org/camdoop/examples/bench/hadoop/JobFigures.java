@@ -30,7 +30,8 @@ package org.camdoop.examples.bench.hadoop;
  * @param nodes distinct NodeManagers the successful attempts ran on
  */
 record JobFigures(String job, String shuffle, String jobId, double jobSeconds, double shuffleReduceSeconds,
-        long networkBytes, String networkSource, long networkEstimateBytes, long reduceDiskBytes, long outputBytes, long shuffleBytes, long mapOutputBytes,
+        long networkBytes, String networkSource, long networkEstimateBytes, long reduceDiskBytes, long outputBytes,
+        long shuffleBytes, long mapOutputBytes,
         long camdoopReceived, long camdoopMapOutputs, long recordsCombined, long stockFallbacks, int maps,
         int reduces, int nodes) {
 
