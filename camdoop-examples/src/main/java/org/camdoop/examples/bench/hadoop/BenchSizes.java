@@ -13,7 +13,7 @@ record BenchSizes(int wordcountMb, int sortMb, int maps, int reduces) {
     /** Finishes in about 4 minutes on the shared 2-core development machine. */
     static final BenchSizes QUICK = new BenchSizes(24, 16, 3, 3);
     /** The default run; about 10 minutes on the 2-core development machine. */
-    static final BenchSizes DEFAULT = new BenchSizes(256, 128, 6, 3);
+    static final BenchSizes DEFAULT = new BenchSizes(512, 256, 6, 3);
 
     static final int MAX_MB = 4096;
     static final int MAX_TASKS = 48;

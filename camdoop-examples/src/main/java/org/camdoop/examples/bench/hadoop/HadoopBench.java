@@ -40,11 +40,11 @@ public final class HadoopBench implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--wordcount-mb", paramLabel = "MB",
-            description = "randomtextwriter corpus for wordcount, MiB (default 256, --quick 24).")
+            description = "randomtextwriter corpus for wordcount, MiB (default 512, --quick 24).")
     Integer wordcountMb;
 
     @Option(names = "--sort-mb", paramLabel = "MB",
-            description = "randomwriter output for sort, MiB (default 128, --quick 16).")
+            description = "randomwriter output for sort, MiB (default 256, --quick 16).")
     Integer sortMb;
 
     @Option(names = "--maps", paramLabel = "N",
