@@ -12,7 +12,8 @@ class NetworkEstimateTest {
     @Test
     void oneMapPerNodeSendsTwoThirdsOfEveryReducesBytesAcrossNodes() {
         List<MapSide> maps = List.of(new MapSide("a", 300), new MapSide("b", 300), new MapSide("c", 300));
-        List<ReduceSide> reduces = List.of(new ReduceSide("a", 300), new ReduceSide("b", 300), new ReduceSide("c", 300));
+        List<ReduceSide> reduces =
+                List.of(new ReduceSide("a", 300), new ReduceSide("b", 300), new ReduceSide("c", 300));
         assertEquals(600, NetworkEstimate.remoteShuffleBytes(maps, reduces));
     }
 
