@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * (which holds the examples jar and Hadoop) after it. The child's stdout and stderr are copied to ours line by line;
  * the ids of the jobs it submits are picked from them ({@code Running job: job_...}).
  */
-final class ExamplesProcess {
+public final class ExamplesProcess {
 
     static final String DRIVER = "org.apache.hadoop.examples.ExampleDriver";
 
@@ -28,7 +28,7 @@ final class ExamplesProcess {
     private static final Pattern JOB_ID = Pattern.compile("\\b(job_\\d+_\\d+)\\b");
 
     /** What the child did. */
-    record Outcome(int exit, double seconds, List<String> jobs) {
+    public record Outcome(int exit, double seconds, List<String> jobs) {
     }
 
     private ExamplesProcess() {

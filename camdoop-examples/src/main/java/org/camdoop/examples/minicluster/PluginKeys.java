@@ -4,7 +4,7 @@ package org.camdoop.examples.minicluster;
  * The configuration that turns Camdoop on: the job-side plug-in keys and the NodeManager's aux service. Class names
  * are strings because the plug-ins may not be on this JVM's class path.
  */
-final class PluginKeys {
+public final class PluginKeys {
 
     static final String COLLECTOR_KEY = "mapreduce.job.map.output.collector.class";
     static final String COLLECTOR = "org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector";
@@ -34,5 +34,19 @@ final class PluginKeys {
     static final String TRUST_ON_FIRST_USE_KEY = org.camdoop.shuffle.jobs.JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE;
 
     private PluginKeys() {
+    }
+
+    /** The job settings that send one job through Camdoop, in order: collector, shuffle consumer, providers. */
+    public static java.util.Map<String, String> jobSettings() {
+        java.util.Map<String, String> keys = new java.util.LinkedHashMap<>();
+        keys.put(COLLECTOR_KEY, COLLECTOR);
+        keys.put(SHUFFLE_KEY, SHUFFLE);
+        keys.put(PROVIDERS_KEY, AUX_SERVICE);
+        return keys;
+    }
+
+    /** {@link #jobSettings} as generic options for one examples program: {@code -Dkey=value} each. */
+    public static java.util.List<String> jobOptions() {
+        return jobSettings().entrySet().stream().map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList();
     }
 }

@@ -1,0 +1,205 @@
+package org.camdoop.examples.minicluster;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.camdoop.torus.topology.TorusShape;
+
+/**
+ * A started MiniMRYarnCluster on the local file system and, when asked, the Camdoop daemons: one {@code camdoop_shuffle}
+ * aux service in each NodeManager (the first {@code nodes} torus coordinates) plus forwarding-only daemons for the
+ * rest of the torus. Closing stops all of it. Used by {@link MiniClusterRunner} (one program) and by the Hadoop
+ * benchmark (several jobs on one cluster).
+ *
+ * <p>The cluster's own directories (NodeManager local and log dirs, JobHistory) go under {@code work/cluster}.
+ */
+public final class MiniCluster implements AutoCloseable {
+
+    /** The MiniYARN cluster's name (its directory under the test dir). */
+    static final String CLUSTER_NAME = "camdoop-minicluster";
+
+    /** Where Hadoop's test utilities (MiniYARN) put their directories. */
+    private static final String TEST_DIR_PROPERTY = "test.build.data";
+
+    /** How long {@link #close} waits for the cluster to stop. */
+    static final long STOP_WAIT_SECONDS = 10;
+
+    private final MiniMRYarnCluster cluster;
+    private final ForwardingDaemons forwarding;
+    private final String previousTestDir;
+    private final PrintStream progress;
+    private final String who;
+
+    private MiniCluster(MiniMRYarnCluster cluster, ForwardingDaemons forwarding, String previousTestDir,
+            PrintStream progress, String who) {
+        this.cluster = cluster;
+        this.forwarding = forwarding;
+        this.previousTestDir = previousTestDir;
+        this.progress = progress;
+        this.who = who;
+    }
+
+    /**
+     * Starts {@code nodes} NodeManagers and, if {@code camdoop}, the daemons of a torus of {@code shape}.
+     *
+     * @param auxServiceJar the shaded camdoop-hadoop jar the NodeManagers load the aux service from; empty: this JVM's
+     *     class path
+     * @param who the prefix of this class's progress lines, e.g. {@code camdoop minicluster}
+     */
+    public static MiniCluster start(int nodes, TorusShape shape, boolean camdoop, Path work,
+            Optional<Path> auxServiceJar, PrintStream progress, String who) throws IOException, InterruptedException {
+        if (camdoop) {
+            requirePlugins();
+        }
+        Files.createDirectories(work);
+        Configuration conf = baseConfiguration();
+        TorusLayout layout = null;
+        if (camdoop) {
+            layout = TorusLayout.allocate(shape, nodes);
+            conf = withCamdoopDaemons(conf, layout, nodes, work, auxServiceJar);
+        }
+        // MiniYARN puts its directories under GenericTestUtils' test dir: ./target/test/data unless this is set.
+        String previousTestDir = System.getProperty(TEST_DIR_PROPERTY);
+        System.setProperty(TEST_DIR_PROPERTY, work.resolve("cluster").toAbsolutePath().toString());
+        MiniMRYarnCluster cluster = new MiniMRYarnCluster(CLUSTER_NAME, nodes);
+        ForwardingDaemons forwarding = null;
+        try {
+            cluster.init(conf);
+            cluster.start();
+            if (layout != null) {
+                forwarding = ForwardingDaemons.start(conf, layout.forwardingCoords());
+            }
+            return new MiniCluster(cluster, forwarding, previousTestDir, progress, who);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            new MiniCluster(cluster, forwarding, previousTestDir, progress, who).close();
+            throw e;
+        }
+    }
+
+    /** The running cluster's configuration (ResourceManager, JobHistory addresses, the daemons' settings). */
+    public Configuration config() {
+        return cluster.getConfig();
+    }
+
+    /** Forwarding-only daemons started (0 without Camdoop). */
+    public int forwardingDaemons() {
+        return forwarding == null ? 0 : forwarding.count();
+    }
+
+    /**
+     * Writes the client configuration an examples program reads to {@code dir}: the cluster's, plus the Camdoop job
+     * keys if {@code camdoopJobs} (every job of the program goes through Camdoop then).
+     */
+    public Path writeClientConf(Path dir, boolean camdoopJobs) throws IOException {
+        Configuration client = new Configuration(cluster.getConfig());
+        if (camdoopJobs) {
+            PluginKeys.jobSettings().forEach(client::set);
+        }
+        return ClientConfDir.write(client, dir);
+    }
+
+    /** Runs an unmodified examples program in a child JVM against the configuration in {@code confDir}. */
+    public ExamplesProcess.Outcome runExamples(Path confDir, List<String> program, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
+        return ExamplesProcess.run(confDir, program, out, err);
+    }
+
+    /**
+     * Stops the cluster, waiting at most {@link #STOP_WAIT_SECONDS}: MiniYARN's stop can linger for half a minute
+     * after a job (services waiting out their own timeouts) while the result is already known. A stop still running
+     * after that goes on in a daemon thread, and JVM exit ends it.
+     */
+    @Override
+    public void close() throws InterruptedException {
+        progress.println(who + ": stopping the cluster");
+        try {
+            if (forwarding != null) {
+                forwarding.close();
+            }
+            Thread stopper = new Thread(cluster::stop, "minicluster-stop");
+            stopper.setDaemon(true);
+            stopper.start();
+            stopper.join(STOP_WAIT_SECONDS * 1000);
+            if (stopper.isAlive()) {
+                progress.printf(Locale.ROOT, "%s: the cluster is still stopping after %d s; not waiting%n", who,
+                        STOP_WAIT_SECONDS);
+            }
+        } finally {
+            if (previousTestDir == null) {
+                System.clearProperty(TEST_DIR_PROPERTY);
+            } else {
+                System.setProperty(TEST_DIR_PROPERTY, previousTestDir);
+            }
+        }
+    }
+
+    /** The spike-proven settings: local file system, and memory for three 512 MB containers per NodeManager. */
+    private static Configuration baseConfiguration() {
+        Configuration conf = new Configuration();
+        conf.set("fs.defaultFS", "file:///");
+        conf.set("yarn.nodemanager.resource.memory-mb", "4096");
+        conf.set("yarn.scheduler.minimum-allocation-mb", "256");
+        conf.set("mapreduce.map.memory.mb", "512");
+        conf.set("mapreduce.reduce.memory.mb", "512");
+        conf.set("yarn.app.mapreduce.am.resource.mb", "512");
+        // Full disks on developer machines must not mark the NodeManagers unhealthy (no containers would start).
+        conf.set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "100.0");
+        return conf;
+    }
+
+    /**
+     * The NodeManagers host {@code camdoop_shuffle} next to {@code mapreduce_shuffle}; every daemon reads the same
+     * topology file and secret.
+     */
+    private static Configuration withCamdoopDaemons(Configuration base, TorusLayout layout, int nodes, Path work,
+            Optional<Path> auxServiceJar) throws IOException {
+        Configuration conf = new AuxServicesPinnedConfiguration(base);
+        conf.set(PluginKeys.AUX_CLASS_KEY, PluginKeys.AUX_CLASS);
+        auxServiceJar.ifPresent(jar -> conf.set(PluginKeys.AUX_CLASSPATH_KEY, jar.toAbsolutePath().toString()));
+        Path topology = layout.writeTopologyFile(work.resolve("topology"));
+        conf.set(PluginKeys.TOPOLOGY_FILE_KEY, topology.toAbsolutePath().toString());
+        byte[] secret = new byte[16];
+        new SecureRandom().nextBytes(secret);
+        conf.set(PluginKeys.SECRET_KEY, HexFormat.of().formatHex(secret));
+        // Hadoop 3.5's MapReduce AM gives external shuffle providers an EMPTY service-data buffer
+        // (TaskAttemptImpl.addExternalShuffleProviders puts ByteBuffer.allocate(0); only mapreduce_shuffle gets the job
+        // token), so CamdoopAuxService.initializeApplication never learns the job's secret. On this single-user
+        // loopback cluster the daemons accept the token a job's first registration brings instead.
+        conf.setBoolean(PluginKeys.TRUST_ON_FIRST_USE_KEY, true);
+        if (nodes == 1) {
+            // One NodeManager: the shared configuration can name its coordinate, no claiming needed.
+            conf.set(PluginKeys.COORDINATE_KEY, TorusLayout.coordText(layout.nodeManagerCoords().get(0)));
+        }
+        // MiniYARN gives all NodeManagers one configuration: each aux service claims a free coordinate of this host
+        // (the first nodes of the topology) in this shared directory.
+        Path claims = Files.createDirectories(work.resolve("coordinate-claims"));
+        conf.set(PluginKeys.CLAIM_DIR_KEY, claims.toAbsolutePath().toString());
+        conf.set(org.camdoop.shuffle.jobs.JobsConfig.JAR_CACHE_DIR, work.resolve("jar-cache").toAbsolutePath().toString());
+        return conf;
+    }
+
+    /**
+     * The job's tasks get this JVM's class path (MiniYARN), so plug-ins missing here would fail every map attempt a
+     * minute later; say so at once.
+     *
+     * @throws IllegalArgumentException naming the missing class
+     */
+    static void requirePlugins() {
+        for (String plugin : new String[] {PluginKeys.COLLECTOR, PluginKeys.SHUFFLE, PluginKeys.AUX_CLASS}) {
+            try {
+                Class.forName(plugin, false, MiniCluster.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw new IllegalArgumentException("the Camdoop Hadoop plug-in " + plugin
+                        + " is not on the class path; run with --stock for Hadoop's own shuffle");
+            }
+        }
+    }
+}
