@@ -39,8 +39,11 @@ class SingletonPassThroughTest {
         }
     }
 
-    /** Every key once, in sort order: its lone input record as it was, or (several) their sum plus the mark. */
-    private static void assertRule(List<List<Records.Raw>> inputs, List<Records.Raw> out) {
+    /**
+     * Every key once, in sort order: its lone input record as it was, or (several) their sum plus the mark. Holds for
+     * inputs merged whole, where a key group is every record of the key; also used by {@link BlockedRuleTest}.
+     */
+    static void assertRule(List<List<Records.Raw>> inputs, List<Records.Raw> out) {
         Map<Text, List<Records.Raw>> byKey = new LinkedHashMap<>();
         for (List<Records.Raw> input : inputs) {
             for (Records.Raw r : input) {
