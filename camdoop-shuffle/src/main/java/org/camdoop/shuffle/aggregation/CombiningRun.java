@@ -10,8 +10,15 @@ import org.apache.hadoop.io.RawComparator;
  * in batches of about {@link JobAggregationSpec#combineBatchBytes()} bytes, and also as soon as the upstream run blocks,
  * so a waiting vertex still forwards everything it can.
  *
- * <p>Memory: one batch plus the open group. A key with more values than fit in a batch still waits for its whole group
- * (combining a partial group early is legal for a combiner but not done yet).
+ * <p><b>Single-record groups skip the combiner</b> and pass through byte for byte ({@link #closeOpenGroup()}, the one
+ * place this is decided). Hadoop's contract lets a combiner run zero, one or more times on any subset of a key's values
+ * (Hadoop itself skips it in merges of fewer than {@code mapreduce.map.combine.minspills} spills), so a correct job's
+ * output is unchanged; and a combiner cannot fold one record into fewer, so running it there would only cost a
+ * deserialization and a serialization per record, which is all of the work when keys are unique (S=1). Group sizes are
+ * known for free: the comparison that closes a group is the one the grouping needs anyway.
+ *
+ * <p>Memory: one batch plus the open group, and the combiner's output for the batch. A key with more values than fit in
+ * a batch still waits for its whole group (combining a partial group early is legal for a combiner but not done yet).
  *
  * <p>Single-threaded, like every run. Assumes, as Hadoop does, that the combiner emits records under its input key, so
  * the output stays sorted.
@@ -25,17 +32,20 @@ public final class CombiningRun implements SortedRun {
     private final int batchBytes;
     private final RecordBatch pending = new RecordBatch();
     private final RecordBatch output = new RecordBatch();
-    private final RecordCursor outputCursor = new RecordCursor("combiner output");
-    private final RawBytes key = new RawBytes();
-    private final RawBytes value = new RawBytes();
+    /** The complete groups at the front of {@link #pending}: those of one record, and those of more (for the combiner). */
+    private final ByteRanges singletons = new ByteRanges();
+    private final ByteRanges multiples = new ByteRanges();
+    private final CombinedBatchOutput emitted;
     private State state = State.COLLECTING;
     private boolean upstreamEnded;
     /** Bytes and records at the front of {@link #pending} that form complete groups. */
     private int completeBytes;
     private int completeRecords;
-    /** Where the open (last, possibly incomplete) group's key sits in {@link #pending}. */
+    /** Where the open (last, possibly incomplete) group starts in {@link #pending}, its key, and its record count. */
+    private int openGroupStart;
     private int openKeyOffset;
     private int openKeyLength;
+    private int openGroupRecords;
 
     /** Combines {@code upstream} (sorted by the job's comparator) with the job's combiner. */
     public CombiningRun(SortedRun upstream, JobAggregationSpec spec) throws IOException {
@@ -45,6 +55,7 @@ public final class CombiningRun implements SortedRun {
                 .orElseThrow(() -> new IllegalArgumentException("job has no combiner; merge without CombiningRun"))
                 .create(spec);
         this.batchBytes = spec.combineBatchBytes();
+        this.emitted = new CombinedBatchOutput(spec.sortComparator());
     }
 
     @Override
@@ -52,10 +63,10 @@ public final class CombiningRun implements SortedRun {
         while (true) {
             switch (state) {
                 case EMITTING:
-                    if (outputCursor.next(key, value)) {
+                    if (emitted.next()) {
                         return Advance.RECORD;
                     }
-                    output.clear();
+                    dropEmittedBatch();
                     state = upstreamEnded ? State.ENDED : State.COLLECTING;
                     break;
                 case COLLECTING:
@@ -72,8 +83,9 @@ public final class CombiningRun implements SortedRun {
                         combineCompleteGroups();
                     } else {
                         upstreamEnded = true;
-                        completeBytes = pending.byteLength();
-                        completeRecords = pending.records();
+                        if (pending.byteLength() > completeBytes) {
+                            closeOpenGroup();
+                        }
                         if (completeBytes == 0) {
                             state = State.ENDED;
                         } else {
@@ -93,36 +105,60 @@ public final class CombiningRun implements SortedRun {
         boolean openGroupExists = pending.byteLength() > completeBytes;
         if (openGroupExists && grouping.compare(pending.data(), openKeyOffset, openKeyLength,
                 k.array(), k.offset(), k.length()) != 0) {
-            completeBytes = pending.byteLength();
-            completeRecords = pending.records();
+            closeOpenGroup();
             openGroupExists = false;
         }
+        int recordStart = pending.byteLength();
         int keyOffset = pending.append(k, v);
         if (!openGroupExists) {
+            openGroupStart = recordStart;
             openKeyOffset = keyOffset;
             openKeyLength = k.length();
+            openGroupRecords = 0;
         }
+        openGroupRecords++;
+    }
+
+    /**
+     * Marks the open group complete. The pass-through rule lives here: a group of one record goes to
+     * {@link #singletons} and is emitted as it is, never through the combiner (why: see the class comment).
+     */
+    private void closeOpenGroup() {
+        int end = pending.byteLength();
+        (openGroupRecords == 1 ? singletons : multiples).add(openGroupStart, end);
+        completeBytes = end;
+        completeRecords = pending.records();
     }
 
     private void combineCompleteGroups() throws IOException {
         output.clear();
-        combiner.combine(pending.iterator(completeBytes), output);
+        if (!multiples.isEmpty()) {
+            combiner.combine(pending.iterator(multiples), output);
+        }
+        emitted.reset(output.data(), output.byteLength(), pending.data(), singletons);
+        state = State.EMITTING;
+    }
+
+    /** Frees the batch just emitted (its singletons were views of {@link #pending}), keeping the open group. */
+    private void dropEmittedBatch() {
         pending.dropPrefix(completeBytes, completeRecords);
+        openGroupStart -= completeBytes;
         openKeyOffset -= completeBytes;
         completeBytes = 0;
         completeRecords = 0;
-        outputCursor.reset(output.data(), 0, output.byteLength());
-        state = State.EMITTING;
+        singletons.clear();
+        multiples.clear();
+        output.clear();
     }
 
     @Override
     public RawBytes key() {
-        return key;
+        return emitted.key();
     }
 
     @Override
     public RawBytes value() {
-        return value;
+        return emitted.value();
     }
 
     @Override

@@ -63,21 +63,24 @@ final class RecordBatch {
         }
     }
 
-    /** Hadoop's iterator over the first {@code bytes} bytes, as the combiner runners expect their input. */
-    RawKeyValueIterator iterator(int bytes) {
-        return new BatchIterator(data, bytes);
+    /**
+     * Hadoop's iterator over the records in {@code ranges} of this batch, as the combiner runners expect their input.
+     * Valid while neither the batch nor {@code ranges} change.
+     */
+    RawKeyValueIterator iterator(ByteRanges ranges) {
+        return new BatchIterator(data, ranges);
     }
 
     private static final class BatchIterator implements RawKeyValueIterator {
-        private final RecordCursor cursor = new RecordCursor("combiner batch");
+        private final RangesCursor cursor = new RangesCursor("combiner batch");
         private final RawBytes key = new RawBytes();
         private final RawBytes value = new RawBytes();
         private final DataInputBuffer keyBuffer = new DataInputBuffer();
         private final DataInputBuffer valueBuffer = new DataInputBuffer();
         private final Progress progress = new Progress();
 
-        BatchIterator(byte[] data, int bytes) {
-            cursor.reset(data, 0, bytes);
+        BatchIterator(byte[] data, ByteRanges ranges) {
+            cursor.reset(data, ranges);
         }
 
         @Override

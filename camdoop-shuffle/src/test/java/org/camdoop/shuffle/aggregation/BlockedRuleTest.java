@@ -166,6 +166,22 @@ class BlockedRuleTest {
         Reference.assertCombined(inputs, actual, spec.sortComparator(), false);
     }
 
+    /**
+     * Single-record groups skip the combiner also when batches are cut short by blocking: a group is still only
+     * combined once complete, so its size, and whether it passes through, do not depend on the arrival order.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13, 14})
+    void singletonPassThroughHoldsWhenInputsArriveChunkByChunk(long seed) throws IOException {
+        JobAggregationSpec spec = JobAggregationSpec.fromJob(seed % 2 == 0 ? TestJobs.textIntNewMarkingCombiner()
+                : TestJobs.textIntOldMarkingCombiner()).withBufferSizes(256, 128);
+        List<List<Records.Raw>> inputs = Workloads.sRatio(new Random(seed), 4, 120, 0.5);
+        inputs.addAll(Workloads.zipf(new Random(seed), 2, 150, 100, 0.99));
+        List<Records.Raw> actual = incremental(spec, inputs, seed * 17, true);
+        SingletonPassThroughTest.assertRule(inputs, actual);
+        assertSameRecords(MergeCombineTest.aggregate(spec, inputs, MergeStrategy.LOSER_TREE), actual);
+    }
+
     @Test
     void pipelineReportsWhichInputToWaitForAndFlushesWhatItHas() throws IOException {
         JobAggregationSpec spec = JobAggregationSpec.fromJob(TestJobs.textIntOldCombiner());

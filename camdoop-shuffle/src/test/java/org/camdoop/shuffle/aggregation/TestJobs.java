@@ -35,6 +35,23 @@ final class TestJobs {
         return job;
     }
 
+    /** A combiner whose output shows whether it ran: the sum plus {@link #MARK}, old API. */
+    static JobConf textIntOldMarkingCombiner() {
+        JobConf job = textInt();
+        job.setCombinerClass(OldMarkingSum.class);
+        return job;
+    }
+
+    /** As {@link #textIntOldMarkingCombiner()} with the new API. */
+    static JobConf textIntNewMarkingCombiner() {
+        JobConf job = textInt();
+        job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, NewMarkingSum.class, org.apache.hadoop.mapreduce.Reducer.class);
+        return job;
+    }
+
+    /** What the marking combiners add to a group's sum (not a valid combiner: it changes the result by running). */
+    static final int MARK = 1_000_000;
+
     static JobConf textIntReverseOrderCombiner() {
         JobConf job = textIntOldCombiner();
         job.setOutputKeyComparatorClass(ReverseText.class);
@@ -76,6 +93,34 @@ final class TestJobs {
             }
             result.set(sum);
             context.write(key, result);
+        }
+    }
+
+    /** Sums and adds {@link #MARK}, old API. */
+    public static final class OldMarkingSum extends MapReduceBase
+            implements org.apache.hadoop.mapred.Reducer<Text, IntWritable, Text, IntWritable> {
+        @Override
+        public void reduce(Text key, Iterator<IntWritable> values, OutputCollector<Text, IntWritable> out,
+                Reporter reporter) throws IOException {
+            int sum = MARK;
+            while (values.hasNext()) {
+                sum += values.next().get();
+            }
+            out.collect(key, new IntWritable(sum));
+        }
+    }
+
+    /** Sums and adds {@link #MARK}, new API. */
+    public static final class NewMarkingSum
+            extends org.apache.hadoop.mapreduce.Reducer<Text, IntWritable, Text, IntWritable> {
+        @Override
+        protected void reduce(Text key, Iterable<IntWritable> values, Context context)
+                throws IOException, InterruptedException {
+            int sum = MARK;
+            for (IntWritable v : values) {
+                sum += v.get();
+            }
+            context.write(key, new IntWritable(sum));
         }
     }
 
