@@ -32,7 +32,7 @@ public final class PaperBench implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "Fewer points, smaller data, faster links: a few minutes instead of ~20.")
+    @Option(names = "--quick", description = "Fewer points, smaller data, faster links: about 3 minutes instead of ~30.")
     boolean quick;
 
     @Option(names = "--out", defaultValue = "bench-paper", paramLabel = "DIR",

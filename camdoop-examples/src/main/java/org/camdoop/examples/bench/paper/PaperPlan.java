@@ -60,13 +60,14 @@ public record PaperPlan(double mbPerServer, double linkMbps, int segmentBytes, L
     }
 
     /**
-     * The full sweep, calibrated on a 2-core machine: at 0.5 Mbit/s the noagg and direct modes are network-bound and
-     * camdoop's link time at S=0 (0.25 MB over six links) stays above the CPU its 27 daemons need; a 1 KB segment keeps a
-     * hop's store-and-forward delay (16 ms) small against the run. The direct runs at R=1 dominate (about 100 s each);
-     * the whole sweep takes about 20 minutes.
+     * The full sweep, calibrated on a 2-core machine where the 27 daemons' merging, combining and map-output reading
+     * for camdoop at S=0, R=1 take about 0.9 s of both cores for 0.25 MB per server: at 0.25 Mbit/s camdoop's link time
+     * there (0.25 MB over six links, 1.3 s) is above that, so every mode waits for the network; at 0.5 Mbit/s camdoop
+     * was CPU-bound (93 %). A 1 KB segment keeps a hop's store-and-forward delay (33 ms) small against the run. The
+     * direct runs at R=1 dominate (about 210 s each); the whole sweep takes about 30 minutes.
      */
     public static PaperPlan full() {
-        return new PaperPlan(0.25, 0.5, 1024, List.of(0.0, 0.25, 0.5, 0.75, 1.0), List.of(1, 3, 9, 27),
+        return new PaperPlan(0.25, 0.25, 1024, List.of(0.0, 0.25, 0.5, 0.75, 1.0), List.of(1, 3, 9, 27),
                 List.of(0.02, 0.2), 1);
     }
 
