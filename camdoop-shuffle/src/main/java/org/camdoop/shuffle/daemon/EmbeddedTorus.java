@@ -266,6 +266,12 @@ public final class EmbeddedTorus implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        // All nodes first learn that the whole torus is going down, so none logs its neighbours' exits as failures.
+        for (TorusNode n : nodes) {
+            if (n != null) {
+                n.expectShutdown();
+            }
+        }
         for (TorusNode n : nodes) {
             if (n != null) {
                 n.close();

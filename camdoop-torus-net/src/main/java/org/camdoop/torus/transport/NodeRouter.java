@@ -49,6 +49,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final Map<StreamId, OutboundStream> outbound = new HashMap<>();
     private final Map<StreamId, InboundStream> inbound = new HashMap<>();
     private final Map<Integer, ScheduledFuture<?>> failureTimers = new HashMap<>();
+    /** Event loop only: the whole cluster is going down ({@link #expectShutdown}), so lost links are no incident. */
+    private boolean clusterShuttingDown;
     /** Credit that arrived before its sender opened the stream (receivers may open first), applied on register. */
     private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
     private RoutingTable routing;
@@ -361,7 +363,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void linkDown(Link link, String reason) {
         int peer = link.peer();
-        if (Link.REASON_STOPPED.equals(reason) || Link.REASON_PEER_SHUT_DOWN.equals(reason)) {
+        if (clusterShuttingDown || Link.REASON_STOPPED.equals(reason) || Link.REASON_PEER_SHUT_DOWN.equals(reason)) {
             // This node or the peer is shutting down: an orderly close, not an incident.
             LOG.info("link {} from {} to {} closed: {}", link.port().label(), shape.coord(self), shape.coord(peer), reason);
         } else {
@@ -379,6 +381,15 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 }
             }, failureTimeoutNanos, TimeUnit.NANOSECONDS));
         }
+    }
+
+    /**
+     * Every server is about to shut down (an embedded torus closing): links lost from now on are logged as an orderly
+     * exit. A peer's goodbye frame can go unread when its in-JVM channel closes while this side's reads are paused
+     * by the inbound shaper; this covers that case without weakening failure detection for real clusters.
+     */
+    void expectShutdown() {
+        clusterShuttingDown = true;
     }
 
     void closeAll() {

@@ -259,6 +259,16 @@ public final class TorusNode implements AutoCloseable {
     }
 
     /** Closes the connection of one link, as a cable cut would; it reconnects as usual. */
+    /**
+     * Tells this node that the whole cluster is shutting down (an embedded torus closing all its nodes), so the links
+     * it loses before its own {@link #close} are logged as an orderly exit, not as failures.
+     */
+    public void expectShutdown() {
+        if (!loop.isShuttingDown()) {
+            loop.execute(router::expectShutdown);
+        }
+    }
+
     public void cutLink(Port port) {
         loop.execute(() -> {
             Link l = router.link(port);
