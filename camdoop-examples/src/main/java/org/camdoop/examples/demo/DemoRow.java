@@ -3,6 +3,7 @@ package org.camdoop.examples.demo;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.camdoop.examples.minicluster.MiniClusterResult;
+import org.camdoop.shuffle.hadoop.CamdoopCounters;
 
 /**
  * One run of the demo, reduced to the columns of its table.
@@ -24,9 +25,9 @@ public record DemoRow(String name, double jobSeconds, OptionalLong reduceMillis,
     static final String REDUCE_MILLIS = "MILLIS_REDUCES";
     static final String STOCK_REDUCER_BYTES = "REDUCE_SHUFFLE_BYTES";
     static final String STOCK_MAP_OUTPUT_BYTES = "MAP_OUTPUT_MATERIALIZED_BYTES";
-    static final String CAMDOOP_REDUCER_BYTES = "Bytes the reducer received";
-    static final String CAMDOOP_MAP_OUTPUT_BYTES = "Bytes the map outputs held";
-    static final String CAMDOOP_LINK_BYTES = "Bytes sent on torus links";
+    static final String CAMDOOP_REDUCER_BYTES = CamdoopCounters.BYTES_RECEIVED;
+    static final String CAMDOOP_MAP_OUTPUT_BYTES = CamdoopCounters.MAP_OUTPUT_BYTES;
+    static final String CAMDOOP_LINK_BYTES = CamdoopCounters.LINK_BYTES;
 
     /** The stock run's row, from the counters of Hadoop's own shuffle. */
     public static DemoRow stock(MiniClusterResult result) {

@@ -6,22 +6,23 @@ import org.camdoop.shuffle.service.vertex.EndOfStream;
 
 /**
  * The job counters of the Camdoop group, updated by the reduce side as its stream arrives and ends. Not thread-safe:
- * the reduce task's thread.
+ * the reduce task's thread. The names are public so tools that read a job's counters (the demo, the benchmarks) name
+ * them from here.
  */
-final class CamdoopCounters {
+public final class CamdoopCounters {
     /** The counter group's display name. */
-    static final String GROUP = "Camdoop";
-    static final String BYTES_RECEIVED = "Bytes the reducer received";
-    static final String RECORDS_RECEIVED = "Records the reducer received";
-    static final String LINK_BYTES = "Bytes sent on torus links";
-    static final String RECORDS_COMBINED = "Records combined on path";
+    public static final String GROUP = "Camdoop";
+    public static final String BYTES_RECEIVED = "Bytes the reducer received";
+    public static final String RECORDS_RECEIVED = "Records the reducer received";
+    public static final String LINK_BYTES = "Bytes sent on torus links";
+    public static final String RECORDS_COMBINED = "Records combined on path";
     /**
      * Bytes of the final map output files (all partitions; the map side adds them). The job's combine ratio is
      * {@link #BYTES_RECEIVED} over this, both summed over the job: a ratio does not add up across tasks, so it is
      * derived from the two counters rather than kept as one.
      */
-    static final String MAP_OUTPUT_BYTES = "Bytes the map outputs held";
-    static final String STOCK_FALLBACKS = "Reduce attempts on the stock shuffle";
+    public static final String MAP_OUTPUT_BYTES = "Bytes the map outputs held";
+    public static final String STOCK_FALLBACKS = "Reduce attempts on the stock shuffle";
 
     private final Reporter reporter;
     private final Counters.Counter shuffleBytes;

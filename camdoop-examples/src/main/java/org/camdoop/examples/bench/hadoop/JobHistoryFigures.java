@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskInfo;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormatCounter;
 import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
+import org.camdoop.shuffle.hadoop.CamdoopCounters;
 
 /**
  * Reads a finished job's figures from its JobHistory file ({@code .jhist}), the one source that has, per successful
@@ -31,12 +32,12 @@ import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
  */
 final class JobHistoryFigures {
 
-    static final String CAMDOOP_GROUP = "Camdoop";
-    static final String LINK_BYTES = "Bytes sent on torus links";
-    static final String RECEIVED = "Bytes the reducer received";
-    static final String MAP_OUTPUTS = "Bytes the map outputs held";
-    static final String COMBINED = "Records combined on path";
-    static final String FALLBACKS = "Reduce attempts on the stock shuffle";
+    static final String CAMDOOP_GROUP = CamdoopCounters.GROUP;
+    static final String LINK_BYTES = CamdoopCounters.LINK_BYTES;
+    static final String RECEIVED = CamdoopCounters.BYTES_RECEIVED;
+    static final String MAP_OUTPUTS = CamdoopCounters.MAP_OUTPUT_BYTES;
+    static final String COMBINED = CamdoopCounters.RECORDS_COMBINED;
+    static final String FALLBACKS = CamdoopCounters.STOCK_FALLBACKS;
 
     /** FILE_BYTES_WRITTEN: the local file system's scheme, where the task's spills, merges and (here) output go. */
     private static final String LOCAL_SCHEME = "file";

@@ -5,7 +5,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.ToDoubleFunction;
 import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
 import org.camdoop.shuffle.service.ShuffleMode;
 
@@ -14,23 +13,24 @@ final class PaperReport {
 
     /**
      * A ratio the paper states in its text (section 5.2 and 5.5): how many times faster Camdoop was than Camdoop (no
-     * agg.) and than TCP Camdoop on one workload; NaN where the paper gives no number.
+     * agg.) and than TCP Camdoop on one workload; NaN where the paper gives no number. {@code smallMb} is the input
+     * size of a Figure 10 workload, 0 for the plan's own size.
      */
-    record PaperRatio(String name, double ratioS, int reducers, boolean smallInput, double smallMb, double vsNoagg,
+    record PaperRatio(String name, double ratioS, int reducers, double smallMb, double vsNoagg,
             double vsDirect) {
 
         /** The workload under {@code plan}; it ran if the results hold it. */
         PaperPoint workload(PaperPlan plan) {
-            return new PaperPoint(ratioS, reducers, smallInput ? smallMb : plan.mbPerServer(), ShuffleMode.CAMDOOP);
+            return new PaperPoint(ratioS, reducers, smallMb > 0 ? smallMb : plan.mbPerServer(), ShuffleMode.CAMDOOP);
         }
     }
 
     static final List<PaperRatio> PAPER_RATIOS = List.of(
-            new PaperRatio("S=0, R=1 (Figure 5a)", 0, 1, false, 0, 12.67, 67.5),
-            new PaperRatio("S=0, R=27 (Figure 5c)", 0, 27, false, 0, 3.93, 15.71),
-            new PaperRatio("S=1, R=1 (Figure 5a: \"the same\")", 1, 1, false, 0, 1.0, Double.NaN),
-            new PaperRatio("20 KB per server, S=0, R=1 (Figure 10)", 0, 1, true, 0.02, 13.42, 14.33),
-            new PaperRatio("200 KB per server, S=0, R=1 (Figure 10)", 0, 1, true, 0.2, 9.05, 17.23));
+            new PaperRatio("S=0, R=1 (Figure 5a)", 0, 1, 0, 12.67, 67.5),
+            new PaperRatio("S=0, R=27 (Figure 5c)", 0, 27, 0, 3.93, 15.71),
+            new PaperRatio("S=1, R=1 (Figure 5a: \"the same\")", 1, 1, 0, 1.0, Double.NaN),
+            new PaperRatio("20 KB per server, S=0, R=1 (Figure 10)", 0, 1, 0.02, 13.42, 14.33),
+            new PaperRatio("200 KB per server, S=0, R=1 (Figure 10)", 0, 1, 0.2, 9.05, 17.23));
 
     private PaperReport() {
     }
@@ -120,17 +120,12 @@ final class PaperReport {
         for (PaperPoint p : xs) {
             ShuffleBenchResult c = results.get(p).orElseThrow();
             b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                    PaperPoint.trim(f.x(p)), fmt(c.seconds()), fmt(seconds(results, p, ShuffleMode.NOAGG)),
-                    fmt(seconds(results, p, ShuffleMode.DIRECT)), fmt(c.switchBound().oneLinkSeconds()),
+                    PaperPoint.trim(f.x(p)), fmt(c.seconds()), fmt(results.seconds(p.withMode(ShuffleMode.NOAGG))),
+                    fmt(results.seconds(p.withMode(ShuffleMode.DIRECT))), fmt(c.switchBound().oneLinkSeconds()),
                     fmt(c.switchBound().sixLinksSeconds()), String.format(Locale.ROOT, "%.2f", c.ratioToLowerBound()),
                     String.format(Locale.ROOT, "%.0f %%", 100 * c.cpuUtilisation())));
         }
         b.append('\n');
-    }
-
-    private static double seconds(PaperResults results, PaperPoint p, ShuffleMode mode) {
-        ToDoubleFunction<ShuffleBenchResult> s = ShuffleBenchResult::seconds;
-        return results.get(p.withMode(mode)).map(s::applyAsDouble).orElse(Double.NaN);
     }
 
     private static String fmt(double seconds) {

@@ -76,19 +76,30 @@ public final class ShuffleBenchRunner {
      */
     public ShuffleBenchResult run() throws IOException, InterruptedException {
         if (warmup) {
-            ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
-                    options.mode(), options.trees(), Math.min(WARMUP_MB_PER_SERVER, options.mbPerServer()), 0,
-                    options.seed() + 1, options.segmentBytes());
-            ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
-            if (!warm.correct()) {
-                throw new IllegalStateException("the warm-up run's output differs from its reference");
-            }
+            warmUp(options);
         }
         Path dir = Files.createTempDirectory("camdoop-bench-shuffle-");
         try {
             return run(dir);
         } finally {
             deleteRecursively(dir);
+        }
+    }
+
+    /**
+     * Runs {@code options}' mode once, untimed: at most {@value #WARMUP_MB_PER_SERVER} MB per server, unshaped, another
+     * seed, on a torus of its own, so the JIT has compiled the merge and combine paths before a measured run.
+     *
+     * @throws IllegalStateException if the warm-up's output differs from its reference
+     */
+    public static void warmUp(ShuffleBenchOptions options) throws IOException, InterruptedException {
+        ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
+                options.mode(), options.trees(), Math.min(WARMUP_MB_PER_SERVER, options.mbPerServer()), 0,
+                options.seed() + 1, options.segmentBytes());
+        ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
+        if (!warm.correct()) {
+            throw new IllegalStateException("the " + options.mode().label()
+                    + " warm-up run's output differs from its reference");
         }
     }
 
