@@ -1,9 +1,9 @@
-package org.camdoop.examples.bench;
+package org.camdoop.bench;
 
-import org.camdoop.examples.bench.hadoop.HadoopBench;
-import org.camdoop.examples.bench.micro.MicroBenchCommand;
-import org.camdoop.examples.bench.paper.PaperBench;
-import org.camdoop.examples.bench.shuffle.ShuffleBench;
+import org.camdoop.bench.hadoop.HadoopBench;
+import org.camdoop.bench.micro.MicroBenchCommand;
+import org.camdoop.bench.paper.PaperBench;
+import org.camdoop.bench.shuffle.ShuffleBench;
 import picocli.CommandLine.Command;
 
 /** {@code camdoop bench ...}: the parent of the benchmarks. */

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench;
+package org.camdoop.bench;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench;
+package org.camdoop.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,2 +1,2 @@
 /** Benchmarks that measure Camdoop side by side with its baselines in one run and print the ratios. */
-package org.camdoop.examples.bench;
+package org.camdoop.bench;

@@ -1,7 +1,7 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import java.io.PrintWriter;
-import org.camdoop.examples.bench.BenchCommand;
+import org.camdoop.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,8 +11,10 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "camdoop", mixinStandardHelpOptions = true, version = "camdoop 0.1.0",
         description = "Camdoop for Hadoop: command-line tools.",
-        subcommands = {TopologyCommand.class, BenchCommand.class, DaemonCommand.class, SimulateCommand.class,
-            MiniClusterCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopologyCommand.class, BenchCommand.class, SimulateCommand.class, MiniClusterCommand.class,
+            DemoCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "scripts/camdoop daemon [--conf CONF_DIR] runs one Camdoop daemon in the foreground, on the",
+            "runtime's own class path (org.camdoop.shuffle.daemon.DaemonMain); scripts/camdoop daemon --help says more."})
 public final class CamdoopCli {
 
     /** Exit status for bad arguments, as picocli and most Unix tools use. */

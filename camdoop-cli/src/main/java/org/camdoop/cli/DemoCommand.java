@@ -1,12 +1,12 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.camdoop.examples.demo.DemoSummary;
-import org.camdoop.examples.demo.WordCountDemo;
+import org.camdoop.cli.demo.DemoSummary;
+import org.camdoop.cli.demo.WordCountDemo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

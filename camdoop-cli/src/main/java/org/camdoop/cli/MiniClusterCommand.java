@@ -1,4 +1,4 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.camdoop.examples.minicluster.MiniClusterOptions;
-import org.camdoop.examples.minicluster.MiniClusterResult;
-import org.camdoop.examples.minicluster.MiniClusterRunner;
+import org.camdoop.minicluster.MiniClusterOptions;
+import org.camdoop.minicluster.MiniClusterResult;
+import org.camdoop.minicluster.MiniClusterRunner;
 import org.camdoop.torus.topology.TorusShape;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

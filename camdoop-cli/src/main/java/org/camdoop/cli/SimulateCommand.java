@@ -1,4 +1,4 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -13,14 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.camdoop.examples.sim.FigureSweep;
-import org.camdoop.examples.sim.RootSymmetry;
-import org.camdoop.examples.sim.SimCharts;
-import org.camdoop.examples.sim.SimMode;
-import org.camdoop.examples.sim.SimPoint;
-import org.camdoop.examples.sim.SimResult;
-import org.camdoop.examples.sim.SimSetup;
-import org.camdoop.examples.sim.SwitchBounds;
+import org.camdoop.sim.FigureSweep;
+import org.camdoop.sim.RootSymmetry;
+import org.camdoop.sim.SimCharts;
+import org.camdoop.sim.SimMode;
+import org.camdoop.sim.SimPoint;
+import org.camdoop.sim.SimResult;
+import org.camdoop.sim.SimSetup;
+import org.camdoop.sim.SwitchBounds;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
 import picocli.CommandLine.Command;

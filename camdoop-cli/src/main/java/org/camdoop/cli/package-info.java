@@ -1,2 +1,2 @@
 /** The {@code scripts/camdoop} command line: one entry point, one subcommand per tool. */
-package org.camdoop.examples.cli;
+package org.camdoop.cli;

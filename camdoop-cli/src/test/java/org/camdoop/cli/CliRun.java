@@ -1,4 +1,4 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;

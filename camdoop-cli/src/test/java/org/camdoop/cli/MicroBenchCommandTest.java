@@ -1,4 +1,4 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

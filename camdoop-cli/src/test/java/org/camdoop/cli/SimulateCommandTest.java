@@ -1,4 +1,4 @@
-package org.camdoop.examples.cli;
+package org.camdoop.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +59,7 @@ class SimulateCommandTest {
                     "sim-figure7d-s0.png"), files.map(f -> f.getFileName().toString()).sorted().toList());
         }
         java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(plots.resolve("sim-figure7d-s0.png").toFile());
-        assertEquals(org.camdoop.examples.plot.LogTimeChart.WIDTH, img.getWidth());
+        assertEquals(org.camdoop.sim.plot.LogTimeChart.WIDTH, img.getWidth());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.camdoop.examples.minicluster;
+package org.camdoop.minicluster;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;

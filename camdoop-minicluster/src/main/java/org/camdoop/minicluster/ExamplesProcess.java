@@ -1,4 +1,4 @@
-package org.camdoop.examples.minicluster;
+package org.camdoop.minicluster;
 
 import java.io.BufferedReader;
 import java.io.IOException;

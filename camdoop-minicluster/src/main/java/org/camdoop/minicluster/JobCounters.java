@@ -1,4 +1,4 @@
-package org.camdoop.examples.minicluster;
+package org.camdoop.minicluster;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.minicluster;
+package org.camdoop.minicluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.minicluster;
+package org.camdoop.minicluster;
 
 /**
  * The configuration that turns Camdoop on: the job-side plug-in keys and the NodeManager's aux service. Class names

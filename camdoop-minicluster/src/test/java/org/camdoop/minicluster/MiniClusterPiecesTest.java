@@ -1,4 +1,4 @@
-package org.camdoop.examples.minicluster;
+package org.camdoop.minicluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.sim;
+package org.camdoop.sim;
 
 import java.util.ArrayList;
 import java.util.List;

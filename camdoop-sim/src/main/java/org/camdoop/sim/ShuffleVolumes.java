@@ -1,4 +1,4 @@
-package org.camdoop.examples.sim;
+package org.camdoop.sim;
 
 /**
  * The bytes of the paper's synthetic S-ratio workload (docs/workloads.md), in closed form. Every server holds

@@ -1,11 +1,11 @@
-package org.camdoop.examples.sim;
+package org.camdoop.sim;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
-import org.camdoop.examples.plot.LogTimeChart;
+import org.camdoop.sim.plot.LogTimeChart;
 import org.camdoop.torus.topology.TorusShape;
 
 /**

@@ -1,4 +1,4 @@
-package org.camdoop.examples.sim;
+package org.camdoop.sim;
 
 /**
  * One point of a figure: both modes simulated and the switch bounds.

@@ -1,4 +1,4 @@
-package org.camdoop.examples.sim;
+package org.camdoop.sim;
 
 /**
  * The paper's lower bounds for any switch-based shuffle (section 5.2): no on-path aggregation, so every root must

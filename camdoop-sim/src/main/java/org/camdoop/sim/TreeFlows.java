@@ -1,4 +1,4 @@
-package org.camdoop.examples.sim;
+package org.camdoop.sim;
 
 /**
  * The flows of a shuffle: one per tree edge, each carrying a known number of bytes over one link, and the pipeline

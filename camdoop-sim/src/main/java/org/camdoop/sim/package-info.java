@@ -3,4 +3,4 @@
  * per-reducer trees of {@link org.camdoop.torus.trees.TreeChoice} on a failure-free torus with links of one rate, and
  * the switch lower bounds the paper compares against. See docs/simulation.md for the model and what it leaves out.
  */
-package org.camdoop.examples.sim;
+package org.camdoop.sim;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.workload;
+package org.camdoop.workload;
 
 /**
  * Where the synthetic workload's keys come from.

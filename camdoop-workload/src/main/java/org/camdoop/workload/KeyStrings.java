@@ -1,4 +1,4 @@
-package org.camdoop.examples.workload;
+package org.camdoop.workload;
 
 /**
  * The random key strings of the synthetic workload, addressed by serial number: key {@code i} of a seed is always the

@@ -1,4 +1,4 @@
-package org.camdoop.examples.workload;
+package org.camdoop.workload;
 
 /**
  * One partition of one generated map output, as written.

@@ -1,4 +1,4 @@
-package org.camdoop.examples.workload;
+package org.camdoop.workload;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.workload;
+package org.camdoop.workload;
 
 import java.util.Arrays;
 import org.apache.hadoop.io.WritableComparator;

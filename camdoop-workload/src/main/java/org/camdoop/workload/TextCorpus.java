@@ -1,4 +1,4 @@
-package org.camdoop.examples.workload;
+package org.camdoop.workload;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -1,2 +1,2 @@
 /** Workload generators (the paper's S-ratio map outputs, Zipf keys, text corpora) and the reference results they must produce. */
-package org.camdoop.examples.workload;
+package org.camdoop.workload;

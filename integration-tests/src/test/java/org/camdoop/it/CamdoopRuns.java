@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.camdoop.examples.minicluster.MiniClusterOptions;
-import org.camdoop.examples.minicluster.MiniClusterResult;
-import org.camdoop.examples.minicluster.MiniClusterRunner;
+import org.camdoop.minicluster.MiniClusterOptions;
+import org.camdoop.minicluster.MiniClusterResult;
+import org.camdoop.minicluster.MiniClusterRunner;
 import org.camdoop.torus.topology.TorusShape;
 
 /** Runs an unmodified examples program on a 3-NodeManager mini cluster, with or without Camdoop, and checks runs. */

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 /**
  * How big one Hadoop benchmark run is. {@code --quick} and the default run differ only in these sizes.

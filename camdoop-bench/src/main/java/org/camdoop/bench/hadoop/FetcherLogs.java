@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

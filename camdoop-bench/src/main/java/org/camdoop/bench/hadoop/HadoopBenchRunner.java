@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.camdoop.examples.minicluster.ExamplesProcess;
-import org.camdoop.examples.minicluster.MiniCluster;
-import org.camdoop.examples.minicluster.PluginKeys;
+import org.camdoop.minicluster.ExamplesProcess;
+import org.camdoop.minicluster.MiniCluster;
+import org.camdoop.minicluster.PluginKeys;
 import org.camdoop.torus.topology.TorusShape;
 
 /**

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 /**
  * What one measured job did, from its JobHistory file. Times are the JobHistory's (the AM's clock), bytes the task

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -3,4 +3,4 @@
  * Camdoop on one MiniMRYarnCluster, measured side by side from the jobs' JobHistory files. See
  * docs/benchmarks-hadoop.md.
  */
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;
 
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;

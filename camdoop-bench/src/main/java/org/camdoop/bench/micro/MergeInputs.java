@@ -1,10 +1,10 @@
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.io.RawComparator;
-import org.camdoop.examples.workload.KeyStrings;
+import org.camdoop.workload.KeyStrings;
 import org.camdoop.shuffle.aggregation.RecordLayout;
 
 /**

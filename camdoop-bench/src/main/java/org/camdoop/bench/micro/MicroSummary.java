@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;
 
 import java.util.Collection;
 import java.util.List;

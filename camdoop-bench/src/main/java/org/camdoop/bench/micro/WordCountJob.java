@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;
 
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;

@@ -1,2 +1,2 @@
 /** JMH microbenchmarks of the engine's hot paths (merge and combine, frame codec, tree computation), run by {@code camdoop bench micro}. */
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;

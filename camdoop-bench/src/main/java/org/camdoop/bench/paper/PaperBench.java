@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
-import org.camdoop.examples.plot.LogTimeChart;
+import org.camdoop.bench.shuffle.ShuffleBenchResult;
+import org.camdoop.sim.plot.LogTimeChart;
 import org.camdoop.shuffle.service.ShuffleMode;
 
 /** Draws each figure of a sweep as a PNG: one line per mode and the two switch bounds, time on a log scale. */

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
+import org.camdoop.bench.shuffle.ShuffleBenchResult;
 
 /** Writes a sweep's results as CSV: one row per point, in run order, with the bounds beside each time. */
 final class PaperCsv {

@@ -1,10 +1,10 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchOptions;
+import org.camdoop.bench.shuffle.ShuffleBenchOptions;
 import org.camdoop.shuffle.service.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;

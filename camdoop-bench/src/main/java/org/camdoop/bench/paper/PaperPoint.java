@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.util.Locale;
 import org.camdoop.shuffle.service.ShuffleMode;

@@ -1,11 +1,11 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
+import org.camdoop.bench.shuffle.ShuffleBenchResult;
 import org.camdoop.shuffle.service.ShuffleMode;
 
 /** The Markdown summary of a sweep: the set-up, our ratios beside the paper's, and every figure as a table. */

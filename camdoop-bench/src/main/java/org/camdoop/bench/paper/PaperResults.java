@@ -1,10 +1,10 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
+import org.camdoop.bench.shuffle.ShuffleBenchResult;
 import org.camdoop.shuffle.service.ShuffleMode;
 
 /**

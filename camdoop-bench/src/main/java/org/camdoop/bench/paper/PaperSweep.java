@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchResult;
-import org.camdoop.examples.bench.shuffle.ShuffleBenchRunner;
+import org.camdoop.bench.shuffle.ShuffleBenchResult;
+import org.camdoop.bench.shuffle.ShuffleBenchRunner;
 import org.camdoop.shuffle.service.ShuffleMode;
 
 /**

@@ -1,2 +1,2 @@
 /** {@code camdoop bench paper}: the paper's testbed experiments (Figures 5, 7a/b and 10) swept on one embedded torus. */
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;

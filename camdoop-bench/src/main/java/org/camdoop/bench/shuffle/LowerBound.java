@@ -1,10 +1,10 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
-import org.camdoop.examples.workload.ReferenceResult;
-import org.camdoop.examples.workload.WorkloadManifest;
+import org.camdoop.workload.ReferenceResult;
+import org.camdoop.workload.WorkloadManifest;
 import org.camdoop.shuffle.service.ShuffleMode;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;

@@ -1,8 +1,8 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import java.util.Arrays;
 import org.apache.hadoop.io.WritableUtils;
-import org.camdoop.examples.workload.OutputDigest;
+import org.camdoop.workload.OutputDigest;
 
 /**
  * The reduce output of one partition, held until it can be digested in partition order: records of serialized key

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import org.camdoop.shuffle.service.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,12 +22,12 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
-import org.camdoop.examples.workload.OutputDigest;
-import org.camdoop.examples.workload.ReferenceResult;
-import org.camdoop.examples.workload.ServerMapOutput;
-import org.camdoop.examples.workload.SyntheticWorkload;
-import org.camdoop.examples.workload.WorkloadManifest;
-import org.camdoop.examples.workload.WorkloadSpec;
+import org.camdoop.workload.OutputDigest;
+import org.camdoop.workload.ReferenceResult;
+import org.camdoop.workload.ServerMapOutput;
+import org.camdoop.workload.SyntheticWorkload;
+import org.camdoop.workload.WorkloadManifest;
+import org.camdoop.workload.WorkloadSpec;
 import org.camdoop.shuffle.daemon.EmbeddedTorus;
 import org.camdoop.shuffle.daemon.SwitchEmulation;
 import org.camdoop.shuffle.service.RootStream;

@@ -1,6 +1,6 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
-import org.camdoop.examples.workload.WorkloadManifest;
+import org.camdoop.workload.WorkloadManifest;
 
 /**
  * The paper's switch lower bounds (section 5.2, "Switch (1 Gbps)" and "Switch (6 Gbps)"): the least time any

@@ -1,10 +1,10 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.Map;
-import org.camdoop.examples.bench.hadoop.FetcherLogs.Fetch;
+import org.camdoop.bench.hadoop.FetcherLogs.Fetch;
 import org.junit.jupiter.api.Test;
 
 class FetcherLogsTest {

@@ -1,10 +1,10 @@
-package org.camdoop.examples.bench.hadoop;
+package org.camdoop.bench.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-import org.camdoop.examples.bench.hadoop.NetworkEstimate.MapSide;
-import org.camdoop.examples.bench.hadoop.NetworkEstimate.ReduceSide;
+import org.camdoop.bench.hadoop.NetworkEstimate.MapSide;
+import org.camdoop.bench.hadoop.NetworkEstimate.ReduceSide;
 import org.junit.jupiter.api.Test;
 
 class NetworkEstimateTest {

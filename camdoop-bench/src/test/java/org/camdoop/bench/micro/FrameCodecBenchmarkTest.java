@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.micro;
+package org.camdoop.bench.micro;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

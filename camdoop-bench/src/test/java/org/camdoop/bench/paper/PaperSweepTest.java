@@ -1,4 +1,4 @@
-package org.camdoop.examples.bench.paper;
+package org.camdoop.bench.paper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,8 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.imageio.ImageIO;
-import org.camdoop.examples.cli.CliRun;
-import org.camdoop.examples.plot.LogTimeChart;
+import org.camdoop.sim.plot.LogTimeChart;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,12 +98,5 @@ class PaperSweepTest {
         assertTrue(summary.contains("| S=1, R=1 (Figure 5a: \"the same\") | "), summary);
         assertTrue(!summary.contains("20 KB per server"), summary);
         assertTrue(summary.contains("![Figure 10: small inputs, S=0, R=1](figure10-small.png)"), summary);
-    }
-
-    @Test
-    void badArgumentsExitTwoWithOneLine() {
-        CliRun run = CliRun.of("bench", "paper", "--quick", "--link-mbps", "0", "--out", out.resolve("x").toString());
-        assertEquals(2, run.status());
-        assertEquals("camdoop paper: --link-mbps must be > 0: the sweep compares times on shaped links\n", run.err());
     }
 }

@@ -1,18 +1,14 @@
-package org.camdoop.examples.bench.shuffle;
+package org.camdoop.bench.shuffle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.camdoop.examples.cli.CamdoopCli;
 import org.camdoop.shuffle.service.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
@@ -90,40 +86,5 @@ class ShuffleBenchTest {
         assertEquals("camdoop", json.get("mode").asText());
         assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
         assertTrue(json.get("lower_bound_seconds").isNull(), "unshaped links have no bound");
-    }
-
-    private record Cli(int status, String out, String err) {
-    }
-
-    private static Cli cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = CamdoopCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Cli(status, out.toString(), err.toString());
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"--ratio-s=1.5", "--ratio-s=-0.1", "--reducers=0", "--reducers=28", "--mode=fast",
-        "--shape=0x3x3", "--trees=many", "--mb-per-server=0", "--link-mbps=-1"})
-    void badArgumentsExitTwoWithOneLine(String bad) {
-        List<String> args = new java.util.ArrayList<>(List.of("bench", "shuffle", "--quiet", bad));
-        if (!bad.startsWith("--mode")) {
-            args.add("--mode=camdoop");
-        }
-        Cli r = cli(args.toArray(String[]::new));
-        assertEquals(CamdoopCli.USAGE, r.status(), r.err());
-        assertEquals(1, r.err().strip().lines().count(), r.err());
-        assertTrue(r.err().startsWith("camdoop shuffle: "), r.err());
-        assertFalse(r.out().contains("sha256"));
-    }
-
-    @Test
-    void theCommandPrintsJsonWhoseDigestsMatch() throws Exception {
-        Cli r = cli("bench", "shuffle", "--shape", "2x2x2", "--mode", "camdoop", "--mb-per-server", "0.01",
-                "--link-mbps", "0", "--json", "--quiet", "--no-warmup");
-        assertEquals(0, r.status(), r.err());
-        JsonNode json = new ObjectMapper().readTree(r.out());
-        assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
-        assertEquals("2x2x2", json.get("shape").asText());
     }
 }

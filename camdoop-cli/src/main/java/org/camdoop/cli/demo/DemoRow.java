@@ -1,8 +1,8 @@
-package org.camdoop.examples.demo;
+package org.camdoop.cli.demo;
 
 import java.util.Map;
 import java.util.OptionalLong;
-import org.camdoop.examples.minicluster.MiniClusterResult;
+import org.camdoop.minicluster.MiniClusterResult;
 import org.camdoop.shuffle.hadoop.CamdoopCounters;
 
 /**

@@ -1,4 +1,4 @@
-package org.camdoop.examples.demo;
+package org.camdoop.cli.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.demo;
+package org.camdoop.cli.demo;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.camdoop.examples.demo;
+package org.camdoop.cli.demo;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.camdoop.examples.minicluster.MiniClusterOptions;
-import org.camdoop.examples.minicluster.MiniClusterResult;
-import org.camdoop.examples.minicluster.MiniClusterRunner;
-import org.camdoop.examples.workload.KeyModel;
-import org.camdoop.examples.workload.TextCorpus;
+import org.camdoop.minicluster.MiniClusterOptions;
+import org.camdoop.minicluster.MiniClusterResult;
+import org.camdoop.minicluster.MiniClusterRunner;
+import org.camdoop.workload.KeyModel;
+import org.camdoop.workload.TextCorpus;
 import org.camdoop.torus.topology.TorusShape;
 
 /**

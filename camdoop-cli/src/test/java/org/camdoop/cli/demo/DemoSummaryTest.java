@@ -1,4 +1,4 @@
-package org.camdoop.examples.demo;
+package org.camdoop.cli.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import org.camdoop.examples.minicluster.MiniClusterResult;
+import org.camdoop.minicluster.MiniClusterResult;
 import org.junit.jupiter.api.Test;
 
 /** The demo's rows, table and JSON from hand-made results; no cluster. */

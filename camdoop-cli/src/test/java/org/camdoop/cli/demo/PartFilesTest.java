@@ -1,4 +1,4 @@
-package org.camdoop.examples.demo;
+package org.camdoop.cli.demo;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

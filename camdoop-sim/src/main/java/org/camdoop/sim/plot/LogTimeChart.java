@@ -1,4 +1,4 @@
-package org.camdoop.examples.plot;
+package org.camdoop.sim.plot;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

@@ -1,2 +1,2 @@
 /** PNG plots of the benchmarks and the simulator, in the paper's style (log-scale time). */
-package org.camdoop.examples.plot;
+package org.camdoop.sim.plot;

@@ -1,0 +1,42 @@
+package org.camdoop.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code camdoop bench shuffle} through the command line: argument errors, and one tiny run's JSON. */
+class ShuffleBenchCommandTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--ratio-s=1.5", "--ratio-s=-0.1", "--reducers=0", "--reducers=28", "--mode=fast",
+        "--shape=0x3x3", "--trees=many", "--mb-per-server=0", "--link-mbps=-1"})
+    void badArgumentsExitTwoWithOneLine(String bad) {
+        List<String> args = new ArrayList<>(List.of("bench", "shuffle", "--quiet", bad));
+        if (!bad.startsWith("--mode")) {
+            args.add("--mode=camdoop");
+        }
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+        assertEquals(CamdoopCli.USAGE, r.status(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("camdoop shuffle: "), r.err());
+        assertFalse(r.out().contains("sha256"));
+    }
+
+    @Test
+    void theCommandPrintsJsonWhoseDigestsMatch() throws Exception {
+        CliRun r = CliRun.of("bench", "shuffle", "--shape", "2x2x2", "--mode", "camdoop", "--mb-per-server", "0.01",
+                "--link-mbps", "0", "--json", "--quiet", "--no-warmup");
+        assertEquals(0, r.status(), r.err());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
+        assertEquals("2x2x2", json.get("shape").asText());
+    }
+}
