@@ -14,6 +14,8 @@ usage() { echo "usage: $(basename "$0") start|stop|status" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/build.sh
+. "$ROOT/scripts/lib/build.sh"
 CONF_DIR="${CAMDOOP_CONF_DIR:-$ROOT/conf}"
 LOG_DIR="${CAMDOOP_LOG_DIR:-$ROOT/logs}"
 PID_DIR="${CAMDOOP_PID_DIR:-/tmp}"
@@ -37,7 +39,7 @@ case "$1" in
     fi
     mkdir -p "$LOG_DIR" "$PID_DIR"
     # Build first (in the foreground) so a first start does not race the build against the liveness check.
-    "$ROOT/scripts/camdoop" --version >/dev/null
+    camdoop_build camdoop-daemon "the daemon"
     echo "starting camdoop daemon, logging to $LOG_FILE"
     nohup "$ROOT/scripts/camdoop" daemon --conf "$CONF_DIR" >>"$LOG_FILE" 2>&1 < /dev/null &
     echo $! > "$PID_FILE"

@@ -13,8 +13,9 @@ import picocli.CommandLine.Command;
         description = "Camdoop for Hadoop: command-line tools.",
         subcommands = {TopologyCommand.class, BenchCommand.class, SimulateCommand.class, MiniClusterCommand.class,
             DemoCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "scripts/camdoop daemon [--conf CONF_DIR] runs one Camdoop daemon in the foreground, on the",
-            "runtime's own class path (org.camdoop.shuffle.daemon.DaemonMain); scripts/camdoop daemon --help says more."})
+        footer = {"", "Run by scripts/camdoop on the runtime's own class path, not this tool's:",
+            "  daemon       Run one Camdoop daemon in the foreground until stopped",
+            "                 (scripts/camdoop daemon --help)."})
 public final class CamdoopCli {
 
     /** Exit status for bad arguments, as picocli and most Unix tools use. */
