@@ -3,7 +3,6 @@ package org.camdoop.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The command line of {@code camdoop minicluster}; runs that start a cluster are in integration-tests. */
@@ -34,24 +33,6 @@ class MiniClusterCommandTest {
         CliRun r = run("minicluster", "--nodes", "9", "--shape", "2x2x2", "--", "wordcount", "in", "out");
         assertEquals(CamdoopCli.USAGE, r.status());
         assertEquals("camdoop minicluster: --nodes 9 does not fit the torus 2x2x2 (8 coordinates)", r.err().strip());
-    }
-
-    @Test
-    void withoutThePluginsOnlyStockRuns() {
-        Assumptions.assumeFalse(loadable("org.camdoop.shuffle.hadoop.CamdoopShuffle"), "the plug-ins are merged");
-        CliRun r = run("minicluster", "--", "wordcount", "in", "out");
-        assertEquals(CamdoopCli.USAGE, r.status());
-        assertEquals("camdoop minicluster: the Camdoop Hadoop plug-in org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector"
-                + " is not on the class path; run with --stock for Hadoop's own shuffle", r.err().strip());
-    }
-
-    private static boolean loadable(String name) {
-        try {
-            Class.forName(name, false, MiniClusterCommandTest.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.camdoop.shuffle.daemon.CamdoopAuxService;
 
 /**
  * A configuration whose {@code yarn.nodemanager.aux-services} always includes {@code camdoop_shuffle}.
@@ -14,7 +16,7 @@ final class AuxServicesPinnedConfiguration extends Configuration {
 
     AuxServicesPinnedConfiguration(Configuration other) {
         super(other);
-        set(PluginKeys.AUX_SERVICES_KEY, get(PluginKeys.AUX_SERVICES_KEY, ""));
+        set(YarnConfiguration.NM_AUX_SERVICES, get(YarnConfiguration.NM_AUX_SERVICES, ""));
     }
 
     @Override
@@ -24,12 +26,12 @@ final class AuxServicesPinnedConfiguration extends Configuration {
 
     @Override
     public void set(String name, String value, String source) {
-        super.set(name, PluginKeys.AUX_SERVICES_KEY.equals(name) ? withCamdoop(value) : value, source);
+        super.set(name, YarnConfiguration.NM_AUX_SERVICES.equals(name) ? withCamdoop(value) : value, source);
     }
 
     private static String withCamdoop(String services) {
         return Stream.concat(Arrays.stream(services == null ? new String[0] : services.split(",")).map(String::trim)
-                        .filter(s -> !s.isEmpty() && !s.equals(PluginKeys.AUX_SERVICE)), Stream.of(PluginKeys.AUX_SERVICE))
+                        .filter(s -> !s.isEmpty() && !s.equals(CamdoopAuxService.NAME)), Stream.of(CamdoopAuxService.NAME))
                 .collect(Collectors.joining(","));
     }
 }

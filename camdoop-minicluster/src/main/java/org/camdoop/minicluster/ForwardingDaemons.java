@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.camdoop.shuffle.daemon.CamdoopDaemon;
+import org.camdoop.shuffle.daemon.DaemonConfig;
+import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.torus.topology.Coord;
 
 /**
@@ -13,8 +15,6 @@ import org.camdoop.torus.topology.Coord;
  * manages Hadoop's netty-all too), so they need no class-loader isolation here.
  */
 final class ForwardingDaemons implements AutoCloseable {
-
-    private static final String JAR_CACHE_KEY = org.camdoop.shuffle.jobs.JobsConfig.JAR_CACHE_DIR;
 
     private final List<CamdoopDaemon> daemons;
 
@@ -28,9 +28,9 @@ final class ForwardingDaemons implements AutoCloseable {
         try {
             for (Coord c : coords) {
                 Configuration conf = new Configuration(base);
-                conf.set(PluginKeys.COORDINATE_KEY, TorusLayout.coordText(c));
+                conf.set(DaemonConfig.COORDINATE, TorusLayout.coordText(c));
                 // One jar cache per daemon: they are separate servers that happen to share a machine.
-                conf.set(JAR_CACHE_KEY, base.get(JAR_CACHE_KEY) + "/" + c.x() + "_" + c.y() + "_" + c.z());
+                conf.set(JobsConfig.JAR_CACHE_DIR, base.get(JobsConfig.JAR_CACHE_DIR) + "/" + c.x() + "_" + c.y() + "_" + c.z());
                 started.add(CamdoopDaemon.start(conf));
             }
         } catch (IOException | InterruptedException | RuntimeException e) {

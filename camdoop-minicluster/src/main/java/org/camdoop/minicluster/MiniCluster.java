@@ -11,7 +11,11 @@ import java.util.Locale;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.camdoop.shuffle.daemon.CamdoopAuxService;
+import org.camdoop.shuffle.daemon.DaemonConfig;
+import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
 
 /**
  * A started MiniMRYarnCluster on the local file system and, when asked, the Camdoop daemons: one {@code camdoop_shuffle}
@@ -56,9 +60,6 @@ public final class MiniCluster implements AutoCloseable {
      */
     public static MiniCluster start(int nodes, TorusShape shape, boolean camdoop, Path work,
             Optional<Path> auxServiceJar, PrintStream progress, String who) throws IOException, InterruptedException {
-        if (camdoop) {
-            requirePlugins();
-        }
         Files.createDirectories(work);
         Configuration conf = baseConfiguration();
         TorusLayout layout = null;
@@ -162,44 +163,27 @@ public final class MiniCluster implements AutoCloseable {
     private static Configuration withCamdoopDaemons(Configuration base, TorusLayout layout, int nodes, Path work,
             Optional<Path> auxServiceJar) throws IOException {
         Configuration conf = new AuxServicesPinnedConfiguration(base);
-        conf.set(PluginKeys.AUX_CLASS_KEY, PluginKeys.AUX_CLASS);
-        auxServiceJar.ifPresent(jar -> conf.set(PluginKeys.AUX_CLASSPATH_KEY, jar.toAbsolutePath().toString()));
+        conf.set(PluginKeys.auxClassKey(), CamdoopAuxService.class.getName());
+        auxServiceJar.ifPresent(jar -> conf.set(PluginKeys.auxClasspathKey(), jar.toAbsolutePath().toString()));
         Path topology = layout.writeTopologyFile(work.resolve("topology"));
-        conf.set(PluginKeys.TOPOLOGY_FILE_KEY, topology.toAbsolutePath().toString());
+        conf.set(TransportConfig.TOPOLOGY_FILE, topology.toAbsolutePath().toString());
         byte[] secret = new byte[16];
         new SecureRandom().nextBytes(secret);
-        conf.set(PluginKeys.SECRET_KEY, HexFormat.of().formatHex(secret));
+        conf.set(TransportConfig.CLUSTER_SECRET, HexFormat.of().formatHex(secret));
         // Hadoop 3.5's MapReduce AM gives external shuffle providers an EMPTY service-data buffer
         // (TaskAttemptImpl.addExternalShuffleProviders puts ByteBuffer.allocate(0); only mapreduce_shuffle gets the job
         // token), so CamdoopAuxService.initializeApplication never learns the job's secret. On this single-user
         // loopback cluster the daemons accept the token a job's first registration brings instead.
-        conf.setBoolean(PluginKeys.TRUST_ON_FIRST_USE_KEY, true);
+        conf.setBoolean(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE, true);
         if (nodes == 1) {
             // One NodeManager: the shared configuration can name its coordinate, no claiming needed.
-            conf.set(PluginKeys.COORDINATE_KEY, TorusLayout.coordText(layout.nodeManagerCoords().get(0)));
+            conf.set(DaemonConfig.COORDINATE, TorusLayout.coordText(layout.nodeManagerCoords().get(0)));
         }
         // MiniYARN gives all NodeManagers one configuration: each aux service claims a free coordinate of this host
         // (the first nodes of the topology) in this shared directory.
         Path claims = Files.createDirectories(work.resolve("coordinate-claims"));
-        conf.set(PluginKeys.CLAIM_DIR_KEY, claims.toAbsolutePath().toString());
-        conf.set(org.camdoop.shuffle.jobs.JobsConfig.JAR_CACHE_DIR, work.resolve("jar-cache").toAbsolutePath().toString());
+        conf.set(DaemonConfig.CLAIM_DIR, claims.toAbsolutePath().toString());
+        conf.set(JobsConfig.JAR_CACHE_DIR, work.resolve("jar-cache").toAbsolutePath().toString());
         return conf;
-    }
-
-    /**
-     * The job's tasks get this JVM's class path (MiniYARN), so plug-ins missing here would fail every map attempt a
-     * minute later; say so at once.
-     *
-     * @throws IllegalArgumentException naming the missing class
-     */
-    static void requirePlugins() {
-        for (String plugin : new String[] {PluginKeys.COLLECTOR, PluginKeys.SHUFFLE, PluginKeys.AUX_CLASS}) {
-            try {
-                Class.forName(plugin, false, MiniCluster.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                throw new IllegalArgumentException("the Camdoop Hadoop plug-in " + plugin
-                        + " is not on the class path; run with --stock for Hadoop's own shuffle");
-            }
-        }
     }
 }

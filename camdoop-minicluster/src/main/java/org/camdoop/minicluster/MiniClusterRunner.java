@@ -31,9 +31,6 @@ public final class MiniClusterRunner {
 
     /** Runs the program; a failing program is a result (its exit status), a cluster that cannot start an exception. */
     public MiniClusterResult run() throws IOException, InterruptedException {
-        if (!options.stock()) {
-            MiniCluster.requirePlugins();
-        }
         long start = System.nanoTime();
         progress.printf(Locale.ROOT, "%s: starting %d NodeManagers (%s)...%n", WHO, options.nodes(),
                 options.stock() ? "stock shuffle" : "Camdoop on a " + options.shape() + " torus");

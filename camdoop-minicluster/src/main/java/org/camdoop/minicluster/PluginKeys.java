@@ -1,52 +1,46 @@
 package org.camdoop.minicluster;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.camdoop.shuffle.daemon.CamdoopAuxService;
+import org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector;
+import org.camdoop.shuffle.hadoop.CamdoopShuffle;
+
 /**
- * The configuration that turns Camdoop on: the job-side plug-in keys and the NodeManager's aux service. Class names
- * are strings because the plug-ins may not be on this JVM's class path.
+ * The configuration that turns Camdoop on: the job-side plug-in settings and the NodeManager's aux-service keys. Every
+ * key is its owner's constant (Hadoop's, or Camdoop's own); this class only puts them together.
  */
 public final class PluginKeys {
-
-    static final String COLLECTOR_KEY = "mapreduce.job.map.output.collector.class";
-    static final String COLLECTOR = "org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector";
-    static final String SHUFFLE_KEY = "mapreduce.job.reduce.shuffle.consumer.plugin.class";
-    static final String SHUFFLE = "org.camdoop.shuffle.hadoop.CamdoopShuffle";
-    /** Makes the MapReduce AM hand the job's shuffle secret to our aux service as well. */
-    static final String PROVIDERS_KEY = "mapreduce.job.shuffle.provider.services";
-
-    static final String AUX_SERVICES_KEY = "yarn.nodemanager.aux-services";
-    static final String AUX_SERVICE = "camdoop_shuffle";
-    static final String AUX_CLASS_KEY = "yarn.nodemanager.aux-services." + AUX_SERVICE + ".class";
-    /** A jar loaded in an isolated class loader (Hadoop's AuxServiceClassLoader) for this one service. */
-    static final String AUX_CLASSPATH_KEY = "yarn.nodemanager.aux-services." + AUX_SERVICE + ".classpath";
-    static final String AUX_CLASS = "org.camdoop.shuffle.daemon.CamdoopAuxService";
-
-    static final String TOPOLOGY_FILE_KEY = "camdoop.topology.file";
-    static final String SECRET_KEY = "camdoop.cluster.secret";
-    static final String COORDINATE_KEY = "camdoop.daemon.coordinate";
-    /**
-     * A directory shared by the NodeManagers of one host where each aux service claims a free coordinate of this host.
-     * Needed because MiniYARN gives every NodeManager the same configuration (no per-NM {@code COORDINATE_KEY});
-     * the claiming itself is the aux service's (plug-in) side.
-     */
-    static final String CLAIM_DIR_KEY = "camdoop.daemon.claim.dir";
-
-    /** Daemons accept the job token of a job's first (loopback) registration; see docs/security.md. */
-    static final String TRUST_ON_FIRST_USE_KEY = org.camdoop.shuffle.jobs.JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE;
 
     private PluginKeys() {
     }
 
     /** The job settings that send one job through Camdoop, in order: collector, shuffle consumer, providers. */
-    public static java.util.Map<String, String> jobSettings() {
-        java.util.Map<String, String> keys = new java.util.LinkedHashMap<>();
-        keys.put(COLLECTOR_KEY, COLLECTOR);
-        keys.put(SHUFFLE_KEY, SHUFFLE);
-        keys.put(PROVIDERS_KEY, AUX_SERVICE);
+    public static Map<String, String> jobSettings() {
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, CamdoopMapOutputCollector.class.getName());
+        keys.put(MRConfig.SHUFFLE_CONSUMER_PLUGIN, CamdoopShuffle.class.getName());
+        // Makes the MapReduce AM hand the job's shuffle secret to our aux service as well.
+        keys.put(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES, CamdoopAuxService.NAME);
         return keys;
     }
 
     /** {@link #jobSettings} as generic options for one examples program: {@code -Dkey=value} each. */
-    public static java.util.List<String> jobOptions() {
+    public static List<String> jobOptions() {
         return jobSettings().entrySet().stream().map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList();
+    }
+
+    /** The NodeManager key naming the aux service's class. */
+    static String auxClassKey() {
+        return String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, CamdoopAuxService.NAME);
+    }
+
+    /** The NodeManager key naming a jar loaded in an isolated class loader (AuxServiceClassLoader) for this service. */
+    static String auxClasspathKey() {
+        return String.format(YarnConfiguration.NM_AUX_SERVICES_CLASSPATH, CamdoopAuxService.NAME);
     }
 }
