@@ -3,7 +3,6 @@ package org.camdoop.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,16 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same wordcount with Camdoop's collector and shuffle and with the stock shuffle: the outputs must be equal byte
- * for byte. Skipped until the Hadoop plug-in classes are on the class path (they turn it on when they are merged).
+ * for byte.
  */
 class CamdoopWordCountTest {
-
-    private static final String SHUFFLE_PLUGIN = "org.camdoop.shuffle.hadoop.CamdoopShuffle";
 
     @Test
     @Timeout(400)
     void camdoopOutputEqualsStockOutput(@TempDir Path dir) throws Exception {
-        assumeTrue(loadable(SHUFFLE_PLUGIN), SHUFFLE_PLUGIN + " is not on the class path yet");
         Path in = dir.resolve("in");
         WordCountInput.write(in, 3, 4000, 7);
 
@@ -67,15 +63,6 @@ class CamdoopWordCountTest {
         try (var files = Files.list(outDir)) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("part-")).sorted()
                     .toArray(String[]::new);
-        }
-    }
-
-    private static boolean loadable(String className) {
-        try {
-            Class.forName(className, false, CamdoopWordCountTest.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
         }
     }
 }

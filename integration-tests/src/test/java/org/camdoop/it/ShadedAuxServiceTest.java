@@ -1,20 +1,24 @@
 package org.camdoop.it;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxServices;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
 import org.camdoop.shuffle.daemon.CamdoopDaemon;
+import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.transport.TransportListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +35,7 @@ class ShadedAuxServiceTest {
     @Timeout(120)
     void aNodeManagerStartsTheAuxServiceFromTheShadedJar(@TempDir Path dir) throws Exception {
         String jar = System.getProperty("camdoop.shaded.jar");
-        assumeTrue(jar != null, "camdoop.shaded.jar is set by the build (surefire)");
+        assertNotNull(jar, "camdoop.shaded.jar is set by the build (surefire): run through Maven");
         assertTrue(Files.isRegularFile(Path.of(jar)), "the shaded jar " + jar);
 
         int[] ports = freePorts(2);
@@ -62,10 +66,16 @@ class ShadedAuxServiceTest {
             peerConf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-peer").toString());
             peerConf.set("hadoop.tmp.dir", dir.toString());
             peer = CamdoopDaemon.start(peerConf);
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!peer.node().isLinkUp(Port.PLUS_X) && !peer.node().isLinkUp(Port.MINUS_X)) {
-                assertTrue(System.nanoTime() < deadline, "the NodeManager's daemon at 0,0,0 never linked up");
-                Thread.sleep(50);
+            CountDownLatch linked = new CountDownLatch(1);
+            peer.node().addListener(new TransportListener() {
+                @Override
+                public void linkUp(Port port, Coord neighbour) {
+                    linked.countDown();
+                }
+            });
+            // Registered after start: a link already up announced itself before the listener was there.
+            if (!peer.node().isLinkUp(Port.PLUS_X) && !peer.node().isLinkUp(Port.MINUS_X)) {
+                assertTrue(linked.await(30, TimeUnit.SECONDS), "the NodeManager's daemon at 0,0,0 never linked up");
             }
         } finally {
             if (peer != null) {

@@ -2,13 +2,14 @@ package org.camdoop.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URL;
@@ -16,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ApplicationClassLoader;
@@ -93,25 +96,46 @@ class ShadedJarTest {
         }
     }
 
+    /**
+     * Waits for the daemon's first link-up event. The daemon's classes live in {@code loader}, so the listener is a
+     * proxy of that loader's {@code TransportListener}; it is registered after start, so a link already up counts too.
+     */
     private static void awaitAnyLinkUp(ClassLoader loader, Object daemon) throws Exception {
         Object node = daemon.getClass().getMethod("node").invoke(daemon);
-        Class<?> port = loader.loadClass("org.camdoop.torus.topology.Port");
-        Method isLinkUp = node.getClass().getMethod("isLinkUp", port);
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            for (Object p : port.getEnumConstants()) {
-                if ((Boolean) isLinkUp.invoke(node, p)) {
-                    return;
+        Class<?> listenerType = loader.loadClass("org.camdoop.torus.transport.TransportListener");
+        CountDownLatch linked = new CountDownLatch(1);
+        Object listener = Proxy.newProxyInstance(loader, new Class<?>[] {listenerType}, (proxy, method, args) -> {
+            switch (method.getName()) {
+                case "linkUp" -> linked.countDown();
+                case "equals" -> {
+                    return proxy == args[0];
+                }
+                case "hashCode" -> {
+                    return System.identityHashCode(proxy);
+                }
+                case "toString" -> {
+                    return "link-up latch";
+                }
+                default -> {
                 }
             }
-            Thread.sleep(50);
+            return null;
+        });
+        node.getClass().getMethod("addListener", listenerType).invoke(node, listener);
+        Class<?> port = loader.loadClass("org.camdoop.torus.topology.Port");
+        Method isLinkUp = node.getClass().getMethod("isLinkUp", port);
+        for (Object p : port.getEnumConstants()) {
+            if ((Boolean) isLinkUp.invoke(node, p)) {
+                return;
+            }
         }
-        throw new AssertionError("no link of " + daemon.getClass().getMethod("coord").invoke(daemon) + " came up");
+        assertTrue(linked.await(30, TimeUnit.SECONDS),
+                "no link of " + daemon.getClass().getMethod("coord").invoke(daemon) + " came up");
     }
 
     private static Path shadedJar() {
         String jar = System.getProperty("camdoop.shaded.jar");
-        assumeTrue(jar != null, "camdoop.shaded.jar is set by the build (surefire)");
+        assertNotNull(jar, "camdoop.shaded.jar is set by the build (surefire): run through Maven");
         Path p = Path.of(jar);
         assertTrue(Files.isRegularFile(p), "the shaded jar " + p + " (build camdoop-hadoop first)");
         return p;

@@ -168,6 +168,7 @@ public final class ShuffleBenchRunner {
     }
 
     /** Waits for every link's handshake, so the timed part does not include connecting. */
+    // TODO(issue 12): a copy of EmbeddedTorus.awaitLinks; call it instead once camdoop-shuffle makes it public.
     private static void awaitLinksUp(EmbeddedTorus torus) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         for (int s = 0; s < torus.shape().size(); s++) {
