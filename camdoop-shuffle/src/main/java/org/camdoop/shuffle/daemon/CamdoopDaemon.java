@@ -19,13 +19,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.endpoint.LocalEndpoint;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisteredJob;
-import org.camdoop.shuffle.local.LocalEndpoint;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
@@ -226,7 +226,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         return registry;
     }
 
-    /** The loopback port where this daemon's tasks reach it ({@link org.camdoop.shuffle.local.DaemonClient}). */
+    /** The loopback port where this daemon's tasks reach it ({@link org.camdoop.shuffle.client.DaemonClient}). */
     public int localPort() {
         return local.port();
     }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.net.StreamOutput;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.StreamInput;
 import org.camdoop.shuffle.service.net.StreamOutput;
 import org.camdoop.shuffle.service.plan.StreamEdge;

@@ -75,7 +75,7 @@ public final class TorusNode implements AutoCloseable {
         }
         ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                .childHandler(new LinkPipeline(config, shape, coord, null, proof, nanoClock, router));
+                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router));
         if (kind != Transports.LOCAL) {
             sb.childOption(ChannelOption.TCP_NODELAY, true);
         }
@@ -87,7 +87,8 @@ public final class TorusNode implements AutoCloseable {
             if (self < peer) {
                 dial = new Bootstrap().group(loop).channel(kind.channelClass())
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                        .handler(new LinkPipeline(config, shape, coord, shape.coord(peer), proof, nanoClock, router));
+                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof, nanoClock,
+                                router));
                 if (kind != Transports.LOCAL) {
                     dial.option(ChannelOption.TCP_NODELAY, true);
                 }

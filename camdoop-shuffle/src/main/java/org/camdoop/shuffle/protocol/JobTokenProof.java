@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.jobs;
+package org.camdoop.shuffle.protocol;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -45,7 +45,7 @@ public final class JobTokenProof {
     }
 
     /** Whether {@code proof} equals {@code expected}, in time independent of where they differ. */
-    static boolean matches(byte[] expected, byte[] proof) {
+    public static boolean matches(byte[] expected, byte[] proof) {
         return MessageDigest.isEqual(expected, proof);
     }
 

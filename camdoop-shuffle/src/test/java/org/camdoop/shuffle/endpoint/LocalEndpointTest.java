@@ -1,5 +1,10 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.endpoint;
 
+import org.camdoop.shuffle.client.DaemonClient;
+import org.camdoop.shuffle.client.DaemonLocator;
+import org.camdoop.shuffle.protocol.PortFile;
+import org.camdoop.shuffle.protocol.DaemonRefusedException;
+import org.camdoop.shuffle.protocol.Refusal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,12 +26,12 @@ import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.daemon.CamdoopDaemon;
 import org.camdoop.shuffle.daemon.DaemonConfig;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobTokenProof;
-import org.camdoop.shuffle.jobs.MapOutput;
-import org.camdoop.shuffle.jobs.MapOutputRegistration;
-import org.camdoop.shuffle.service.RootStream;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
@@ -95,12 +100,12 @@ class LocalEndpointTest {
             assertEquals("0,0,0", client.startShuffle(JOB, 0, 0, ShuffleMode.CAMDOOP, TreeChoice.SIX,
                     new TreeSet<>(List.of(ATTEMPT)), JobTokenProof.forShuffle(SECRET, JOB, 0, 0)));
             ChunkQueueRun records = new ChunkQueueRun("client");
-            RootStream.Next n;
-            while ((n = client.next()) instanceof RootStream.Chunk c) {
+            StreamItem n;
+            while ((n = client.next()) instanceof StreamItem.Chunk c) {
                 records.offer(c.bytes(), c.length());
             }
-            assertInstanceOf(RootStream.End.class, n, n::toString);
-            assertEquals(List.of(ATTEMPT), List.copyOf(((RootStream.End) n).end().attempts().attempts()));
+            assertInstanceOf(StreamItem.End.class, n, n::toString);
+            assertEquals(List.of(ATTEMPT), List.copyOf(((StreamItem.End) n).end().attempts().attempts()));
             records.finish();
             SortedMap<String, Long> sums = new TreeMap<>();
             while (records.advance() == Advance.RECORD) {
@@ -118,7 +123,7 @@ class LocalEndpointTest {
     @Test
     void aTaskFindsThePortFileAboveItsContainerDirs() throws Exception {
         Path nmDir = dir.resolve("nm-local-0");
-        DaemonLocator.writePortFile(nmDir, 4321);
+        PortFile.write(nmDir, 4321);
         Path container = nmDir.resolve("usercache/u/appcache/application_1_0001/container_1");
         Files.createDirectories(container);
         Configuration conf = new Configuration(false);

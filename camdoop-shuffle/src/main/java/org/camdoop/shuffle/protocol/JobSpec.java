@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.jobs;
+package org.camdoop.shuffle.protocol;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,11 +22,17 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  *
  * <p>The subset is fixed ({@link #SPEC_KEYS}) plus the job's {@code camdoop.*} keys (never {@code camdoop.daemon.*}:
  * a job must not be able to change daemon settings) plus the keys the job lists in
- * {@link JobsConfig#JOB_SPEC_EXTRA_KEYS}. Everything else in the job's configuration stays with the job.
+ * {@link #EXTRA_KEYS}. Everything else in the job's configuration stays with the job.
  */
 public final class JobSpec {
     /** The old-API combiner key, read by {@link JobConf#getCombinerClass()}; Hadoop has no constant for it. */
-    static final String OLD_API_COMBINER = "mapred.combiner.class";
+    /**
+     * A job key: comma-separated further job configuration keys the job's combiner or comparator reads, carried in
+     * the spec so daemons that ran no task of the job see them too.
+     */
+    public static final String EXTRA_KEYS = "camdoop.job.spec.extra-keys";
+
+    public static final String OLD_API_COMBINER = "mapred.combiner.class";
     /** Read by Hadoop's KeyFieldBasedComparator (a built-in comparator configured by job keys). */
     static final String KEY_COMPARATOR_OPTIONS = "mapreduce.partition.keycomparator.options";
 
@@ -89,7 +95,7 @@ public final class JobSpec {
                 putIfSet(job, e.getKey(), subset);
             }
         }
-        for (String key : job.getTrimmedStrings(JobsConfig.JOB_SPEC_EXTRA_KEYS)) {
+        for (String key : job.getTrimmedStrings(EXTRA_KEYS)) {
             putIfSet(job, key, subset);
         }
         List<JarDigest> digests = new ArrayList<>();
@@ -133,7 +139,7 @@ public final class JobSpec {
 
     private static void checkKeys(SortedMap<String, String> conf) {
         Set<String> extra = new HashSet<>();
-        String extraList = conf.get(JobsConfig.JOB_SPEC_EXTRA_KEYS);
+        String extraList = conf.get(EXTRA_KEYS);
         if (extraList != null) {
             for (String k : extraList.split(",")) {
                 extra.add(k.trim());

@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.client;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -8,13 +8,17 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.SortedSet;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobSpecCodec;
-import org.camdoop.shuffle.jobs.MapOutput;
-import org.camdoop.shuffle.jobs.MapOutputRegistration;
-import org.camdoop.shuffle.service.RootStream;
-import org.camdoop.shuffle.service.ShuffleMode;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.protocol.DaemonRefusedException;
+import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobSpecCodec;
+import org.camdoop.shuffle.protocol.LocalWire;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.torus.trees.TreeChoice;
 
 /**
@@ -92,8 +96,8 @@ public final class DaemonClient implements AutoCloseable {
             o.writeUTF(jobId);
             o.writeInt(partition);
             o.writeInt(attempt);
-            o.writeByte(LocalCodes.code(mode));
-            o.writeByte(LocalCodes.code(trees));
+            o.writeByte(ShuffleCodes.code(mode));
+            o.writeByte(ShuffleCodes.code(trees));
             o.writeInt(expectedAttempts.size());
             for (String a : expectedAttempts) {
                 o.writeUTF(a);
@@ -112,7 +116,7 @@ public final class DaemonClient implements AutoCloseable {
      *
      * @throws IOException if the daemon went away, sent something else, or nothing came within the stream timeout
      */
-    public RootStream.Next next() throws IOException {
+    public StreamItem next() throws IOException {
         LocalWire.Frame f;
         try {
             f = LocalWire.read(in);
@@ -123,9 +127,9 @@ public final class DaemonClient implements AutoCloseable {
             throw new IOException("the Camdoop daemon closed the connection in the middle of the stream");
         }
         return switch (f.type()) {
-            case LocalWire.CHUNK -> new RootStream.Chunk(f.body(), f.body().length);
-            case LocalWire.END -> new RootStream.End(EndOfStream.decode(f.body()));
-            case LocalWire.FAILED -> new RootStream.Failed(f.in().readUTF());
+            case LocalWire.CHUNK -> new StreamItem.Chunk(f.body(), f.body().length);
+            case LocalWire.END -> new StreamItem.End(EndOfStream.decode(f.body()));
+            case LocalWire.FAILED -> new StreamItem.Failed(f.in().readUTF());
             default -> throw new IOException("unexpected frame type " + f.type() + " in a shuffle stream");
         };
     }

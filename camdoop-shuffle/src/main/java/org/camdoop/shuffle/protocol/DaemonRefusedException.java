@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.protocol;
 
 import java.io.IOException;
 

@@ -1,28 +1,27 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.protocol;
 
-import org.camdoop.shuffle.service.ShuffleMode;
 import org.camdoop.torus.trees.TreeChoice;
 
 /** Wire codes of the shuffle mode and tree choice in START_SHUFFLE ({@link LocalWire}). Stateless. */
-final class LocalCodes {
-    private LocalCodes() {}
+public final class ShuffleCodes {
+    private ShuffleCodes() {}
 
-    static int code(ShuffleMode mode) {
+    public static int code(ShuffleMode mode) {
         return mode.ordinal();
     }
 
-    static int code(TreeChoice trees) {
+    public static int code(TreeChoice trees) {
         return trees.ordinal();
     }
 
-    static ShuffleMode mode(int code) {
+    public static ShuffleMode mode(int code) {
         if (code >= ShuffleMode.values().length) {
             throw new IllegalArgumentException("unknown shuffle mode code " + code);
         }
         return ShuffleMode.values()[code];
     }
 
-    static TreeChoice trees(int code) {
+    public static TreeChoice trees(int code) {
         if (code >= TreeChoice.values().length) {
             throw new IllegalArgumentException("unknown tree choice code " + code);
         }

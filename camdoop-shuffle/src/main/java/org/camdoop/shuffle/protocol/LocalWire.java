@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.protocol;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -104,12 +104,12 @@ public final class LocalWire {
         void write(DataOutputStream out) throws IOException;
     }
 
-    static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+    public static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
         out.writeInt(b.length);
         out.write(b);
     }
 
-    static byte[] readBytes(DataInputStream in) throws IOException {
+    public static byte[] readBytes(DataInputStream in) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > in.available()) {
             throw new IOException("bad byte-string length " + n);

@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.endpoint;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -18,20 +18,26 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.camdoop.shuffle.jobs.JarCache;
-import org.camdoop.shuffle.jobs.JarDigest;
 import org.camdoop.shuffle.jobs.JobRegistry;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobSpecCodec;
 import org.camdoop.shuffle.jobs.JobTokens;
-import org.camdoop.shuffle.jobs.MapOutput;
 import org.camdoop.shuffle.jobs.MapOutputOutcome;
-import org.camdoop.shuffle.jobs.MapOutputRegistration;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.jobs.Verdict;
+import org.camdoop.shuffle.protocol.JarDigest;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobSpecCodec;
+import org.camdoop.shuffle.protocol.LocalWire;
+import org.camdoop.shuffle.protocol.MalformedJobSpecException;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
+import org.camdoop.shuffle.protocol.ShuffleKeys;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.CamdoopService;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.RootStream;
-import org.camdoop.shuffle.service.ShuffleMode;
-import org.camdoop.shuffle.service.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
 import org.slf4j.Logger;
@@ -146,7 +152,7 @@ public final class LocalEndpoint implements AutoCloseable {
                 case LocalWire.START_SHUFFLE -> startShuffle(in, out);
                 default -> refuse(out, Refusal.MALFORMED, "unknown local request type " + request.type());
             }
-        } catch (java.io.EOFException | IllegalArgumentException | org.camdoop.shuffle.jobs.MalformedJobSpecException e) {
+        } catch (java.io.EOFException | IllegalArgumentException | MalformedJobSpecException e) {
             refuse(out, Refusal.MALFORMED, "malformed local request " + request.type() + ": " + e.getMessage());
         }
     }
@@ -158,7 +164,7 @@ public final class LocalEndpoint implements AutoCloseable {
         switch (o.kind()) {
             case REGISTERED, ALREADY_REGISTERED -> ok(out, o.message());
             case MISSING_JARS -> refuse(out, Refusal.MISSING_JARS, o.message());
-            case REFUSED -> refuse(out, Refusal.classify(o.message()), o.message());
+            case REFUSED -> refuse(out, o.refusal().orElseThrow(), o.message());
             default -> throw new IllegalStateException("unexpected outcome " + o.kind());
         }
     }
@@ -168,7 +174,7 @@ public final class LocalEndpoint implements AutoCloseable {
         MapOutputOutcome o = parts.registry().registerMapOutput(
                 new MapOutputRegistration(output, LocalWire.readBytes(in)));
         if (o.kind() == MapOutputOutcome.Kind.REFUSED) {
-            refuse(out, Refusal.classify(o.message()), o.message());
+            refuse(out, o.refusal().orElseThrow(), o.message());
         } else {
             ok(out, o.message());
         }
@@ -187,7 +193,7 @@ public final class LocalEndpoint implements AutoCloseable {
         if (v.accepted()) {
             ok(out, "job token for " + jobId + " accepted");
         } else {
-            refuse(out, Refusal.REFUSED, v.reason());
+            refuse(out, v.refusal().orElseThrow(), v.reason());
         }
     }
 
@@ -195,8 +201,8 @@ public final class LocalEndpoint implements AutoCloseable {
         String jobId = in.readUTF();
         int partition = in.readInt();
         int attempt = in.readInt();
-        ShuffleMode mode = LocalCodes.mode(in.readUnsignedByte());
-        TreeChoice trees = LocalCodes.trees(in.readUnsignedByte());
+        ShuffleMode mode = ShuffleCodes.mode(in.readUnsignedByte());
+        TreeChoice trees = ShuffleCodes.trees(in.readUnsignedByte());
         int n = in.readInt();
         if (n < 0 || n > in.available()) {
             throw new IllegalArgumentException("bad map attempt count " + n);
@@ -208,7 +214,7 @@ public final class LocalEndpoint implements AutoCloseable {
         byte[] proof = LocalWire.readBytes(in);
         Verdict v = parts.tokens().checkShuffle(jobId, partition, attempt, proof);
         if (!v.accepted()) {
-            refuse(out, Refusal.classify(v.reason()), v.reason());
+            refuse(out, v.refusal().orElseThrow(), v.reason());
             return;
         }
         if (parts.registry().lookup(jobId).isEmpty()) {
@@ -258,14 +264,14 @@ public final class LocalEndpoint implements AutoCloseable {
                     parts.service().abort(spec, "daemon " + parts.coord() + " stopping", true);
                     return;
                 }
-                RootStream.Next next = root.next(POLL);
-                if (next instanceof RootStream.Chunk c) {
+                StreamItem next = root.next(POLL);
+                if (next instanceof StreamItem.Chunk c) {
                     LocalWire.write(out, LocalWire.CHUNK, c.bytes(), c.length());
-                } else if (next instanceof RootStream.End e) {
+                } else if (next instanceof StreamItem.End e) {
                     byte[] b = e.end().encode();
                     LocalWire.write(out, LocalWire.END, b, b.length);
                     return;
-                } else if (next instanceof RootStream.Failed f) {
+                } else if (next instanceof StreamItem.Failed f) {
                     byte[] b = LocalWire.body(o -> o.writeUTF(f.reason()));
                     LocalWire.write(out, LocalWire.FAILED, b, b.length);
                     return;

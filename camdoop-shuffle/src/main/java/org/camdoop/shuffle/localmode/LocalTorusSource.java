@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.hadoop;
+package org.camdoop.shuffle.localmode;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -11,13 +11,17 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.camdoop.shuffle.daemon.EmbeddedTorus;
-import org.camdoop.shuffle.local.ShuffleKeys;
+import org.camdoop.shuffle.protocol.ShuffleKeys;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamSource;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.RootStream;
-import org.camdoop.shuffle.service.ShuffleSpec;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.trees.TreeChoice;
 
 /**
  * Local mode (LocalJobRunner): no daemons and no completion events, only {@code localMapFiles}. An embedded torus in
@@ -25,9 +29,7 @@ import org.camdoop.torus.transport.TransportConfig;
  * partition mod N, so data really crosses the torus and is combined on the way. One torus per reduce attempt, closed
  * with the stream. Not thread-safe: the reduce task's thread.
  */
-final class LocalTorusSource implements StreamSource {
-    /** Largest default shape: the maps spread over at most 3x3x3 servers. */
-    private static final int MAX_DEFAULT_SERVERS = 27;
+public final class LocalTorusSource implements StreamSource {
     private static final Duration WAIT = Duration.ofSeconds(1);
 
     private final EmbeddedTorus torus;
@@ -39,12 +41,15 @@ final class LocalTorusSource implements StreamSource {
         this.root = root;
     }
 
-    static LocalTorusSource start(JobConf job, org.apache.hadoop.mapreduce.TaskAttemptID reduce,
-            Map<TaskAttemptID, MapOutputFile> mapFiles) throws IOException, InterruptedException {
+    /**
+     * Starts a torus of {@code shape} with {@code servers} live servers (the rest vacant), places the map outputs on
+     * it and starts the reduce attempt's shuffle at its root.
+     */
+    public static LocalTorusSource start(JobConf job, org.apache.hadoop.mapreduce.TaskAttemptID reduce,
+            Map<TaskAttemptID, MapOutputFile> mapFiles, TorusShape shape, int servers, ShuffleMode mode,
+            TreeChoice trees) throws IOException, InterruptedException {
         List<TaskAttemptID> maps = new ArrayList<>(mapFiles.keySet());
         maps.sort(Comparator.comparing(TaskAttemptID::toString));
-        TorusShape shape = shape(job, maps.size());
-        int servers = servers(job, maps.size());
         FailureView view = FailureView.none(shape);
         for (int s = servers; s < shape.size(); s++) {
             // forServers may round up: the coordinates past the last server are vacant, as on a real cluster.
@@ -65,7 +70,7 @@ final class LocalTorusSource implements StreamSource {
             int partition = reduce.getTaskID().getId();
             int rootServer = partition % servers;
             ShuffleSpec spec = new ShuffleSpec(ShuffleKeys.jobKey(jobId), jobId, partition, reduce.getId(),
-                    shape.coord(rootServer), CamdoopJobConfig.mode(job), CamdoopJobConfig.trees(job), expected);
+                    shape.coord(rootServer), mode, trees, expected);
             return new LocalTorusSource(torus, torus.service(rootServer).startShuffle(spec));
         } catch (IOException | RuntimeException e) {
             torus.close();
@@ -73,28 +78,10 @@ final class LocalTorusSource implements StreamSource {
         }
     }
 
-    /** {@code camdoop.local.shape}, else the smallest shape for min(maps, 27) servers. */
-    static TorusShape shape(JobConf job, int maps) {
-        String configured = job.getTrimmed(CamdoopJobConfig.LOCAL_SHAPE, CamdoopJobConfig.DEFAULT_LOCAL_SHAPE);
-        if (!configured.isEmpty()) {
-            return TorusShape.parse(configured);
-        }
-        return TorusShape.forServers(servers(job, maps));
-    }
-
-    /** The live servers: all of a configured shape, else min(maps, 27). */
-    private static int servers(JobConf job, int maps) {
-        String configured = job.getTrimmed(CamdoopJobConfig.LOCAL_SHAPE, CamdoopJobConfig.DEFAULT_LOCAL_SHAPE);
-        if (!configured.isEmpty()) {
-            return TorusShape.parse(configured).size();
-        }
-        return Math.max(1, Math.min(maps, MAX_DEFAULT_SERVERS));
-    }
-
     @Override
-    public RootStream.Next next() throws InterruptedException {
-        RootStream.Next n;
-        while ((n = root.next(WAIT)) instanceof RootStream.Timeout) {
+    public StreamItem next() throws InterruptedException {
+        StreamItem n;
+        while ((n = root.next(WAIT)) instanceof StreamItem.Timeout) {
             // Keep waiting: the reducer is blocked on its input, the torus is working.
         }
         return n;

@@ -1,8 +1,7 @@
-package org.camdoop.shuffle.aggregation.exactlyonce;
+package org.camdoop.shuffle.protocol;
 
 import java.util.Collection;
 import java.util.Collections;
-import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -30,23 +29,6 @@ public final class MapAttemptSummary {
             throw new IllegalArgumentException(source + ": attempt listed twice in " + attempts);
         }
         return new MapAttemptSummary(source, set);
-    }
-
-    /**
-     * What a vertex reports upwards: the union of its local attempts and its children's summaries, labelled
-     * {@code source}. An overlap is an exactly-once violation here already, reported with the parts' sources.
-     */
-    public static MapAttemptSummary union(String source, int partition, List<MapAttemptSummary> parts)
-            throws ExactlyOnceViolationException {
-        ExactlyOnceReport overlaps = ExactlyOnceReport.duplicatesOnly(partition, parts);
-        if (!overlaps.isExactlyOnce()) {
-            throw new ExactlyOnceViolationException(overlaps);
-        }
-        SortedSet<String> all = new TreeSet<>();
-        for (MapAttemptSummary part : parts) {
-            all.addAll(part.attempts);
-        }
-        return new MapAttemptSummary(source, all);
     }
 
     public String source() {

@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.jobs;
+package org.camdoop.shuffle.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -100,7 +100,7 @@ class JobSpecTest {
     @Test
     void extraKeysListedByTheJobAreCarried() throws Exception {
         JobConf job = job();
-        job.set(JobsConfig.JOB_SPEC_EXTRA_KEYS, "wordcount.case.sensitive, other.key");
+        job.set(JobSpec.EXTRA_KEYS, "wordcount.case.sensitive, other.key");
         job.set("wordcount.case.sensitive", "false");
         JobSpec spec = JobSpec.fromJobConf(job, List.of());
 

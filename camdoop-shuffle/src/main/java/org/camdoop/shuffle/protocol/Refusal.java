@@ -1,6 +1,9 @@
-package org.camdoop.shuffle.local;
+package org.camdoop.shuffle.protocol;
 
-/** Why a daemon refused a local request; the code travels on the wire next to the exact message. */
+/**
+ * Why a daemon refused a local request; the code travels on the wire next to the exact message. The daemon chooses it
+ * where the request fails (the check's verdict or outcome carries it), never from the message's wording.
+ */
 public enum Refusal {
     /** The daemon knows no job token (or no spec) for the job. */
     UNKNOWN_JOB(1),
@@ -29,21 +32,6 @@ public enum Refusal {
             if (r.code == code) {
                 return r;
             }
-        }
-        return REFUSED;
-    }
-
-    /**
-     * The code for a registry refusal. The registry's outcomes carry only their message, whose wording is fixed by
-     * {@code JobTokens}: an unknown job's message starts with "unknown job ", a bad proof's ends with "bad job token
-     * proof".
-     */
-    static Refusal classify(String message) {
-        if (message.startsWith("unknown job ")) {
-            return UNKNOWN_JOB;
-        }
-        if (message.endsWith("bad job token proof")) {
-            return BAD_PROOF;
         }
         return REFUSED;
     }

@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.service.vertex;
+package org.camdoop.shuffle.protocol;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.camdoop.shuffle.aggregation.exactlyonce.MapAttemptSummary;
 
 /**
  * What a stream's end says: which map attempts its records include (for the root's exactly-once check) and what the

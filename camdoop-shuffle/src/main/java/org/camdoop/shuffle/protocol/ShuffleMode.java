@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.service;
+package org.camdoop.shuffle.protocol;
 
 import java.util.Locale;
 

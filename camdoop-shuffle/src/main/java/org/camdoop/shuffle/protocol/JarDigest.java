@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.jobs;
+package org.camdoop.shuffle.protocol;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,11 +37,11 @@ public record JarDigest(String hex) implements Comparable<JarDigest> {
         }
     }
 
-    static JarDigest fromHash(byte[] sha256) {
+    public static JarDigest fromHash(byte[] sha256) {
         return new JarDigest(HexFormat.of().formatHex(sha256));
     }
 
-    static MessageDigest sha256() {
+    public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
