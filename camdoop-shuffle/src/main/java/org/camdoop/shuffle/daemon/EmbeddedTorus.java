@@ -131,26 +131,15 @@ public final class EmbeddedTorus implements AutoCloseable {
      * Waits until every link between live servers has completed its handshake, so the torus is ready when start
      * returns (service messages are best effort: one sent on a link still handshaking would be dropped).
      *
-     * @throws IllegalStateException naming a link still down after {@code timeout}
+     * @throws IllegalStateException naming a server whose links are still down after {@code timeout}
      */
     private void awaitLinks(FailureView view, java.time.Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (int s = 0; s < shape.size(); s++) {
-            if (!view.isLive(s)) {
-                continue;
-            }
-            for (org.camdoop.torus.topology.Port p : shape.links()) {
-                int peer = shape.neighbour(s, p);
-                if (peer == s || !view.canCross(s, peer)) {
-                    continue;
-                }
-                while (!nodes.get(s).isLinkUp(p)) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("link " + p.label() + " from " + shape.coord(s) + " to "
-                                + shape.coord(peer) + " did not come up within " + timeout);
-                    }
-                    Thread.sleep(5);
-                }
+            if (view.isLive(s) && !nodes.get(s).awaitLinksUp(view,
+                    java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                throw new IllegalStateException("the links of " + shape.coord(s) + " did not all come up within "
+                        + timeout);
             }
         }
     }

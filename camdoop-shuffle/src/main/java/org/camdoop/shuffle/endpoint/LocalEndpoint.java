@@ -56,14 +56,18 @@ public final class LocalEndpoint implements AutoCloseable {
     private static final Duration POLL = Duration.ofSeconds(1);
 
     /** How long a shuffle request waits for this daemon's torus links to come up before it is refused. */
-    private static final long LINKS_WAIT_MS = 10_000;
+    private static final Duration LINKS_WAIT = Duration.ofSeconds(10);
 
-    /**
-     * What the endpoint serves: the daemon's parts, and whether its links to live neighbours are all up (a START sent
-     * before then could be lost).
-     */
+    /** Waits until the daemon's links to live neighbours are all up (a START sent before then could be lost). */
+    @FunctionalInterface
+    public interface LinksReady {
+        /** @return whether the links are up; false if {@code timeout} passed first */
+        boolean await(Duration timeout) throws InterruptedException;
+    }
+
+    /** What the endpoint serves: the daemon's parts. */
     public record Parts(Coord coord, JobRegistry registry, JobTokens tokens, JarCache jars, CamdoopService service,
-            java.util.function.BooleanSupplier linksUp) {
+            LinksReady links) {
     }
 
     private final Parts parts;
@@ -226,7 +230,7 @@ public final class LocalEndpoint implements AutoCloseable {
                 trees, expected);
         if (!awaitLinks()) {
             refuse(out, Refusal.REFUSED, "daemon " + parts.coord() + " cannot root a shuffle yet: its torus links are"
-                    + " not all up after " + LINKS_WAIT_MS + " ms");
+                    + " not all up after " + LINKS_WAIT.toMillis() + " ms");
             return;
         }
         RootStream root;
@@ -241,19 +245,12 @@ public final class LocalEndpoint implements AutoCloseable {
     }
 
     private boolean awaitLinks() throws IOException {
-        long deadline = System.nanoTime() + LINKS_WAIT_MS * 1_000_000;
-        while (!parts.linksUp().getAsBoolean()) {
-            if (System.nanoTime() > deadline || closed) {
-                return false;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SocketException("interrupted");
-            }
+        try {
+            return !closed && parts.links().await(LINKS_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SocketException("interrupted");
         }
-        return true;
     }
 
     /** Copies the root stream to the task; a task that goes away aborts the shuffle everywhere. */
