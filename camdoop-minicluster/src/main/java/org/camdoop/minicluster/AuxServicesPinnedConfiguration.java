@@ -1,5 +1,6 @@
 package org.camdoop.minicluster;
 
+import org.camdoop.shuffle.protocol.AuxServiceName;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -31,7 +32,7 @@ final class AuxServicesPinnedConfiguration extends Configuration {
 
     private static String withCamdoop(String services) {
         return Stream.concat(Arrays.stream(services == null ? new String[0] : services.split(",")).map(String::trim)
-                        .filter(s -> !s.isEmpty() && !s.equals(CamdoopAuxService.NAME)), Stream.of(CamdoopAuxService.NAME))
+                        .filter(s -> !s.isEmpty() && !s.equals(AuxServiceName.NAME)), Stream.of(AuxServiceName.NAME))
                 .collect(Collectors.joining(","));
     }
 }

@@ -1,5 +1,6 @@
 package org.camdoop.minicluster;
 
+import org.camdoop.shuffle.protocol.AuxServiceName;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ public final class PluginKeys {
         keys.put(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, CamdoopMapOutputCollector.class.getName());
         keys.put(MRConfig.SHUFFLE_CONSUMER_PLUGIN, CamdoopShuffle.class.getName());
         // Makes the MapReduce AM hand the job's shuffle secret to our aux service as well.
-        keys.put(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES, CamdoopAuxService.NAME);
+        keys.put(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES, AuxServiceName.NAME);
         return keys;
     }
 
@@ -36,11 +37,11 @@ public final class PluginKeys {
 
     /** The NodeManager key naming the aux service's class. */
     static String auxClassKey() {
-        return String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, CamdoopAuxService.NAME);
+        return String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, AuxServiceName.NAME);
     }
 
     /** The NodeManager key naming a jar loaded in an isolated class loader (AuxServiceClassLoader) for this service. */
     static String auxClasspathKey() {
-        return String.format(YarnConfiguration.NM_AUX_SERVICES_CLASSPATH, CamdoopAuxService.NAME);
+        return String.format(YarnConfiguration.NM_AUX_SERVICES_CLASSPATH, AuxServiceName.NAME);
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 import org.camdoop.bench.shuffle.ShuffleBenchResult;
 import org.camdoop.sim.plot.LogTimeChart;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 
 /** Draws each figure of a sweep as a PNG: one line per mode and the two switch bounds, time on a log scale. */
 final class PaperCharts {

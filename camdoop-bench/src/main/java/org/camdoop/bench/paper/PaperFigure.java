@@ -2,7 +2,7 @@ package org.camdoop.bench.paper;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 
 /**
  * The paper's testbed figures the sweep reproduces, and which workloads each needs (in camdoop mode; every workload

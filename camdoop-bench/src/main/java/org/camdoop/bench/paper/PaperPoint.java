@@ -1,7 +1,7 @@
 package org.camdoop.bench.paper;
 
 import java.util.Locale;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 
 /**
  * One run of the sweep: a mode on a workload. Points that several figures share (S=0, R=1 is in Figures 5(a) and

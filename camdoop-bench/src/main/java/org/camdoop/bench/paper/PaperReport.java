@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.camdoop.bench.shuffle.ShuffleBenchResult;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 
 /** The Markdown summary of a sweep: the set-up, our ratios beside the paper's, and every figure as a table. */
 final class PaperReport {

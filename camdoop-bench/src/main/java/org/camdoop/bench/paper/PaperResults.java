@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.camdoop.bench.shuffle.ShuffleBenchResult;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 
 /**
  * What a sweep measured, point by point, in run order. Written by the sweep's one thread, read after it finished.

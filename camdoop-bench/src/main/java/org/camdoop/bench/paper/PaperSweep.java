@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.camdoop.bench.shuffle.ShuffleBenchResult;
 import org.camdoop.bench.shuffle.ShuffleBenchRunner;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 
 /**
  * Runs every point of a plan, one after another on a fresh embedded torus each (the shuffle benchmark's runner), after

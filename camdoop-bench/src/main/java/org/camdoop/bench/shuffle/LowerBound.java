@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.camdoop.workload.ReferenceResult;
 import org.camdoop.workload.WorkloadManifest;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
 

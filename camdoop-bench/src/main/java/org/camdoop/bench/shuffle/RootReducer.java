@@ -7,8 +7,9 @@ import java.util.Optional;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.aggregation.RawBytes;
+import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.RootStream;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
 
 /**
  * The reduce task of one partition: drains its root stream, sums the IntWritable values of consecutive equal keys
@@ -62,11 +63,11 @@ final class RootReducer implements Runnable {
 
     private Outcome consume() throws IOException, InterruptedException {
         while (true) {
-            RootStream.Next next = stream.next(stallLimit);
-            if (next instanceof RootStream.Chunk chunk) {
+            StreamItem next = stream.next(stallLimit);
+            if (next instanceof StreamItem.Chunk chunk) {
                 run.offer(chunk.bytes(), chunk.length());
                 reduceAvailable();
-            } else if (next instanceof RootStream.End end) {
+            } else if (next instanceof StreamItem.End end) {
                 long endNanos = System.nanoTime();
                 run.finish();
                 reduceAvailable();
@@ -74,7 +75,7 @@ final class RootReducer implements Runnable {
                     output.add(currentKey, 0, currentLength, currentSum);
                 }
                 return new Ended(end.end(), endNanos);
-            } else if (next instanceof RootStream.Failed failed) {
+            } else if (next instanceof StreamItem.Failed failed) {
                 return new Failed("partition " + partition + ": " + failed.reason());
             } else {
                 return new Failed("partition " + partition + ": no data for " + stallLimit.toSeconds() + " s");

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package org.camdoop.bench.shuffle;
 
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.List;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.junit.jupiter.api.Test;
 
 /** Which points the presets run: every figure's workloads, shared ones once, each in the three modes side by side. */

@@ -9,7 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.BeforeAll;

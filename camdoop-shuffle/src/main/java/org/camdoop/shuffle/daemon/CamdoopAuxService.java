@@ -11,7 +11,8 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
-import org.camdoop.shuffle.local.DaemonLocator;
+import org.camdoop.shuffle.protocol.AuxServiceName;
+import org.camdoop.shuffle.protocol.PortFile;
 import org.camdoop.torus.transport.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CamdoopAuxService extends AuxiliaryService {
 
-    /** The service name in {@code yarn.nodemanager.aux-services} and {@code mapreduce.job.shuffle.provider.services}. */
-    public static final String NAME = "camdoop_shuffle";
-
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopAuxService.class);
 
     // Written by the NodeManager's service thread in start/stop, read by its container-launch threads.
@@ -42,7 +40,7 @@ public final class CamdoopAuxService extends AuxiliaryService {
     private final java.util.List<java.nio.file.Path> portFiles = new java.util.ArrayList<>();
 
     public CamdoopAuxService() {
-        super(NAME);
+        super(AuxServiceName.NAME);
     }
 
     @Override
@@ -64,7 +62,7 @@ public final class CamdoopAuxService extends AuxiliaryService {
         }
         // Tasks find this daemon from their container dirs, which live under these (DaemonLocator).
         for (String dir : conf.getTrimmedStrings("yarn.nodemanager.local-dirs")) {
-            portFiles.add(DaemonLocator.writePortFile(java.nio.file.Path.of(dir), daemon.localPort()));
+            portFiles.add(PortFile.write(java.nio.file.Path.of(dir), daemon.localPort()));
         }
         super.serviceStart();
     }
@@ -107,7 +105,8 @@ public final class CamdoopAuxService extends AuxiliaryService {
         if (data == null || !data.hasRemaining()) {
             // Hadoop 3.5's MapReduce ApplicationMaster gives external shuffle providers an empty buffer.
             LOG.warn("application {} brought no shuffle secret for {}: its tasks' map-output registrations are accepted"
-                    + " only with camdoop.daemon.job-token.trust-on-first-use (see docs/security.md)", job, NAME);
+                    + " only with camdoop.daemon.job-token.trust-on-first-use (see docs/security.md)", job,
+                    AuxServiceName.NAME);
             return;
         }
         try {

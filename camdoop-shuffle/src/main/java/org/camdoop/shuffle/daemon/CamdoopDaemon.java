@@ -19,13 +19,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.endpoint.LocalEndpoint;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisteredJob;
-import org.camdoop.shuffle.local.LocalEndpoint;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
@@ -120,8 +120,10 @@ public final class CamdoopDaemon implements AutoCloseable {
                 }
             }, every, every, TimeUnit.MILLISECONDS);
             LOG.info("Camdoop daemon {} of torus {} listening on {}", coord, shape, node.boundAddress());
+            TorusNode readyNode = node;
             LocalEndpoint local = LocalEndpoint.start(
-                    new LocalEndpoint.Parts(coord, registry, tokens, jarCache, service, linksUp(node, service)),
+                    new LocalEndpoint.Parts(coord, registry, tokens, jarCache, service,
+                            timeout -> readyNode.awaitLinksUp(service.view(), timeout)),
                     daemon.localPort());
             return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, tokens, registry, service, local);
         } catch (RuntimeException | InterruptedException | IOException e) {
@@ -134,24 +136,6 @@ public final class CamdoopDaemon implements AutoCloseable {
             registry.close();
             throw e;
         }
-    }
-
-    /**
-     * Whether every link to a live neighbour has completed its handshake: service messages are best effort, so a
-     * shuffle START sent on a link still handshaking would be lost and the shuffle would never end.
-     */
-    private static java.util.function.BooleanSupplier linksUp(TorusNode node, CamdoopService service) {
-        return () -> {
-            TorusShape shape = node.shape();
-            FailureView view = service.view();
-            for (org.camdoop.torus.topology.Port p : shape.links()) {
-                int peer = shape.neighbour(node.index(), p);
-                if (peer != node.index() && view.canCross(node.index(), peer) && !node.isLinkUp(p)) {
-                    return false;
-                }
-            }
-            return true;
-        };
     }
 
     /** The coordinate whose topology line names this machine; several (e.g. one per NodeManager) need the key. */
@@ -226,7 +210,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         return registry;
     }
 
-    /** The loopback port where this daemon's tasks reach it ({@link org.camdoop.shuffle.local.DaemonClient}). */
+    /** The loopback port where this daemon's tasks reach it ({@link org.camdoop.shuffle.client.DaemonClient}). */
     public int localPort() {
         return local.port();
     }

@@ -4,6 +4,8 @@ import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,23 +17,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.nio.file.Files;
-import java.time.Clock;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
-import org.camdoop.shuffle.jobs.JobSpec;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.jobs.RegisteredJob;
-import org.apache.hadoop.mapred.JobConf;
-import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.service.CamdoopService;
+import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.shuffle.service.pacing.SwitchPacer;
-import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -131,26 +131,15 @@ public final class EmbeddedTorus implements AutoCloseable {
      * Waits until every link between live servers has completed its handshake, so the torus is ready when start
      * returns (service messages are best effort: one sent on a link still handshaking would be dropped).
      *
-     * @throws IllegalStateException naming a link still down after {@code timeout}
+     * @throws IllegalStateException naming a server whose links are still down after {@code timeout}
      */
     private void awaitLinks(FailureView view, java.time.Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (int s = 0; s < shape.size(); s++) {
-            if (!view.isLive(s)) {
-                continue;
-            }
-            for (org.camdoop.torus.topology.Port p : shape.links()) {
-                int peer = shape.neighbour(s, p);
-                if (peer == s || !view.canCross(s, peer)) {
-                    continue;
-                }
-                while (!nodes.get(s).isLinkUp(p)) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("link " + p.label() + " from " + shape.coord(s) + " to "
-                                + shape.coord(peer) + " did not come up within " + timeout);
-                    }
-                    Thread.sleep(5);
-                }
+            if (view.isLive(s) && !nodes.get(s).awaitLinksUp(view,
+                    java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                throw new IllegalStateException("the links of " + shape.coord(s) + " did not all come up within "
+                        + timeout);
             }
         }
     }

@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Optional;
 import org.camdoop.shuffle.jobs.JarCache;
-import org.camdoop.shuffle.jobs.JarDigest;
 import org.camdoop.shuffle.jobs.JobRegistry;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobSpecCodec;
-import org.camdoop.shuffle.jobs.MalformedJobSpecException;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.jobs.RegisteredJob;
+import org.camdoop.shuffle.protocol.JarDigest;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobSpecCodec;
+import org.camdoop.shuffle.protocol.MalformedJobSpecException;
 import org.camdoop.shuffle.service.JobDistribution;
 
 /**

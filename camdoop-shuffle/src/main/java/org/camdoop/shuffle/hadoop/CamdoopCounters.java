@@ -2,7 +2,7 @@ package org.camdoop.shuffle.hadoop;
 
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.Reporter;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.protocol.EndOfStream;
 
 /**
  * The job counters of the Camdoop group, updated by the reduce side as its stream arrives and ends. Not thread-safe:

@@ -1,7 +1,7 @@
 package org.camdoop.shuffle.hadoop;
 
 import org.apache.hadoop.conf.Configuration;
-import org.camdoop.shuffle.service.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.trees.TreeChoice;
 
 /**

@@ -5,9 +5,10 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputCollector;
 import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.MapTask;
-import org.camdoop.shuffle.jobs.JobTokenProof;
-import org.camdoop.shuffle.jobs.MapOutput;
-import org.camdoop.shuffle.jobs.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.AuxServiceName;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,7 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
 
     private static final String PROVIDER_SERVICES = org.apache.hadoop.mapreduce.MRJobConfig
             .MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES;
-    private static final String AUX_SERVICE = org.camdoop.shuffle.daemon.CamdoopAuxService.NAME;
+    private static final String AUX_SERVICE = AuxServiceName.NAME;
 
     private final MapTask.MapOutputBuffer<K, V> delegate = new MapTask.MapOutputBuffer<>();
     private Context context;

@@ -9,7 +9,9 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
-import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.localmode.LocalTorusSource;
+import org.camdoop.shuffle.protocol.StreamSource;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +60,7 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             return stock(shuffle, "attempt " + attempt + " is not the first, and "
                     + CamdoopJobConfig.FALLBACK_AFTER_RECORDS + "=fail sends retries to the stock shuffle");
         }
-        RootStream.Next first;
+        StreamItem first;
         try {
             source = open(job);
             first = source.next();
@@ -66,7 +68,7 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             closeSource();
             return stock(shuffle, e.getMessage());
         }
-        if (first instanceof RootStream.Failed f) {
+        if (first instanceof StreamItem.Failed f) {
             closeSource();
             return stock(shuffle, f.reason());
         }
@@ -84,7 +86,9 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
     private StreamSource open(JobConf job) throws IOException, InterruptedException {
         Map<TaskAttemptID, MapOutputFile> local = context.getLocalMapFiles();
         if (local != null) {
-            return LocalTorusSource.start(job, context.getReduceId(), local);
+            int maps = local.size();
+            return LocalTorusSource.start(job, context.getReduceId(), local, LocalMode.shape(job, maps),
+                    LocalMode.servers(job, maps), CamdoopJobConfig.mode(job), CamdoopJobConfig.trees(job));
         }
         SortedSet<String> expected = new CompletionEventPoller(context.getUmbilical(),
                 (TaskAttemptID) context.getReduceId(), job.getNumMapTasks(),

@@ -5,12 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.mapred.JobConf;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobTokenProof;
-import org.camdoop.shuffle.local.DaemonClient;
-import org.camdoop.shuffle.local.DaemonLocator;
-import org.camdoop.shuffle.local.DaemonRefusedException;
-import org.camdoop.shuffle.local.Refusal;
+import org.camdoop.shuffle.client.DaemonClient;
+import org.camdoop.shuffle.client.DaemonLocator;
+import org.camdoop.shuffle.protocol.DaemonRefusedException;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.Refusal;
 
 /**
  * A task's session with its local daemon: finds it, connects, and makes sure the job is registered there (token,

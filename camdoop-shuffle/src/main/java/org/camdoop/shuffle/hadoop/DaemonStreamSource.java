@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.util.SortedSet;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.camdoop.shuffle.jobs.JobTokenProof;
-import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.StreamSource;
+import org.camdoop.shuffle.protocol.StreamItem;
 
 /** The stream of a shuffle whose root is the task's local daemon, read from the local protocol's socket. */
 final class DaemonStreamSource implements StreamSource {
@@ -35,7 +36,7 @@ final class DaemonStreamSource implements StreamSource {
     }
 
     @Override
-    public RootStream.Next next() throws IOException {
+    public StreamItem next() throws IOException {
         return session.client().next();
     }
 

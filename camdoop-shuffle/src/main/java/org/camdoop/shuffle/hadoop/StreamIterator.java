@@ -6,7 +6,8 @@ import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.Progress;
-import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.protocol.StreamSource;
+import org.camdoop.shuffle.protocol.StreamItem;
 
 /**
  * The reducer's input: the root's merged stream as it arrives, one record at a time, keys and values as
@@ -25,7 +26,7 @@ final class StreamIterator implements RawKeyValueIterator {
     private final Progress progress = new Progress();
     private final DataInputBuffer key = new DataInputBuffer();
     private final DataInputBuffer value = new DataInputBuffer();
-    private RootStream.Next pending;
+    private StreamItem pending;
     private byte[] chunk = new byte[0];
     private int length;
     private int pos;
@@ -34,7 +35,7 @@ final class StreamIterator implements RawKeyValueIterator {
     private long records;
 
     /** @param first the item {@code run()} already read to decide between Camdoop and the stock shuffle */
-    StreamIterator(StreamSource source, RootStream.Next first, CamdoopCounters counters, String shuffle) {
+    StreamIterator(StreamSource source, StreamItem first, CamdoopCounters counters, String shuffle) {
         this.source = source;
         this.pending = first;
         this.counters = counters;
@@ -64,8 +65,8 @@ final class StreamIterator implements RawKeyValueIterator {
         return true;
     }
 
-    private RootStream.Next take() throws IOException {
-        RootStream.Next n = pending;
+    private StreamItem take() throws IOException {
+        StreamItem n = pending;
         pending = null;
         if (n != null) {
             return n;
@@ -80,20 +81,20 @@ final class StreamIterator implements RawKeyValueIterator {
         }
     }
 
-    private void accept(RootStream.Next n) throws IOException {
-        if (n instanceof RootStream.Chunk c) {
+    private void accept(StreamItem n) throws IOException {
+        if (n instanceof StreamItem.Chunk c) {
             chunk = c.bytes();
             length = c.length();
             pos = 0;
             chunks++;
             counters.chunk(c.length());
             progress.set((float) (chunks / (chunks + HALF_PROGRESS_CHUNKS)));
-        } else if (n instanceof RootStream.End e) {
+        } else if (n instanceof StreamItem.End e) {
             ended = true;
             counters.records(records);
             counters.end(e.end());
             progress.complete();
-        } else if (n instanceof RootStream.Failed f) {
+        } else if (n instanceof StreamItem.Failed f) {
             throw failed(f.reason(), null);
         } else {
             throw new IllegalStateException("unexpected stream item " + n);

@@ -11,12 +11,13 @@ import java.nio.file.StandardCopyOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,6 +2,7 @@ package org.camdoop.shuffle.jobs;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.camdoop.shuffle.protocol.JarDigest;
 
 /**
  * A live job's pin on its jars in the {@link JarCache}: while open, none of them is evicted. Closing twice releases

@@ -9,6 +9,11 @@ import java.util.Optional;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +61,7 @@ public final class JobRegistry implements AutoCloseable {
     /** Registers {@code spec} sent by a task of the job, with its proof of the job token ({@link JobTokenProof}). */
     public RegisterOutcome registerFromTask(JobSpec spec, byte[] specProof) {
         Verdict proof = context.tokens().check(spec, specProof);
-        return proof.accepted() ? register(spec) : RegisterOutcome.refused(proof.reason());
+        return proof.accepted() ? register(spec) : RegisterOutcome.refused(proof.refusal().get(), proof.reason());
     }
 
     /**
@@ -158,7 +163,7 @@ public final class JobRegistry implements AutoCloseable {
     public MapOutputOutcome registerMapOutput(MapOutputRegistration registration) {
         Verdict proof = context.tokens().check(registration);
         if (!proof.accepted()) {
-            return new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, proof.reason());
+            return MapOutputOutcome.refused(proof.refusal().get(), proof.reason());
         }
         MapOutput out = registration.output();
         synchronized (lock) {
@@ -175,10 +180,10 @@ public final class JobRegistry implements AutoCloseable {
             e.lastActivityMs = context.clock().millis();
             MapOutput before = e.outputs.putIfAbsent(out.attemptId(), out);
             if (before == null) {
-                return new MapOutputOutcome(MapOutputOutcome.Kind.ACCEPTED, out.attemptId() + " recorded");
+                return MapOutputOutcome.accepted(out.attemptId() + " recorded");
             }
             if (before.equals(out)) {
-                return new MapOutputOutcome(MapOutputOutcome.Kind.DUPLICATE, out.attemptId() + " already recorded");
+                return MapOutputOutcome.duplicate(out.attemptId() + " already recorded");
             }
             return refused("map output registration for " + out.attemptId()
                     + " refused: the attempt is already registered with other files");
@@ -186,7 +191,7 @@ public final class JobRegistry implements AutoCloseable {
     }
 
     private static MapOutputOutcome refused(String message) {
-        return new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, message);
+        return MapOutputOutcome.refused(Refusal.REFUSED, message);
     }
 
     /** The map outputs recorded for {@code jobId}, in registration order; empty if the job is not registered. */

@@ -3,6 +3,11 @@ package org.camdoop.shuffle.jobs;
 import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.Refusal;
 
 /**
  * The job tokens this daemon knows, by job id, and the checks of proofs made with them. Under YARN the auxiliary
@@ -44,19 +49,22 @@ public final class JobTokens {
      */
     public Verdict claimOnFirstUse(String jobId, byte[] password, InetAddress client) {
         if (!trustOnFirstUse) {
-            return Verdict.refused("job token for " + jobId + " refused: " + JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE
+            return Verdict.refused(Refusal.REFUSED,
+                    "job token for " + jobId + " refused: " + JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE
                     + " is off");
         }
         if (!client.isLoopbackAddress()) {
-            return Verdict.refused("job token for " + jobId + " refused: only loopback clients may present one, not "
+            return Verdict.refused(Refusal.REFUSED,
+                    "job token for " + jobId + " refused: only loopback clients may present one, not "
                     + client.getHostAddress());
         }
         if (password.length == 0) {
-            return Verdict.refused("job token for " + jobId + " refused: empty password");
+            return Verdict.refused(Refusal.REFUSED, "job token for " + jobId + " refused: empty password");
         }
         byte[] known = passwords.putIfAbsent(jobId, password.clone());
         if (known != null && !JobTokenProof.matches(known, password)) {
-            return Verdict.refused("job token for " + jobId + " refused: the job already has another token");
+            return Verdict.refused(Refusal.REFUSED,
+                    "job token for " + jobId + " refused: the job already has another token");
         }
         return Verdict.OK;
     }
@@ -69,7 +77,8 @@ public final class JobTokens {
             return unknownJob(out.jobId());
         }
         if (!JobTokenProof.matches(JobTokenProof.forMapOutput(password, out), registration.proof())) {
-            return Verdict.refused("map output registration for " + out.attemptId() + " refused: bad job token proof");
+            return Verdict.refused(Refusal.BAD_PROOF,
+                    "map output registration for " + out.attemptId() + " refused: bad job token proof");
         }
         return Verdict.OK;
     }
@@ -81,7 +90,8 @@ public final class JobTokens {
             return unknownJob(spec.jobId());
         }
         if (!JobTokenProof.matches(JobTokenProof.forSpec(password, spec), proof)) {
-            return Verdict.refused("job spec registration for " + spec.jobId() + " refused: bad job token proof");
+            return Verdict.refused(Refusal.BAD_PROOF,
+                    "job spec registration for " + spec.jobId() + " refused: bad job token proof");
         }
         return Verdict.OK;
     }
@@ -93,12 +103,13 @@ public final class JobTokens {
             return unknownJob(jobId);
         }
         if (!JobTokenProof.matches(JobTokenProof.forShuffle(password, jobId, partition, attempt), proof)) {
-            return Verdict.refused("shuffle of " + jobId + " partition " + partition + " refused: bad job token proof");
+            return Verdict.refused(Refusal.BAD_PROOF,
+                    "shuffle of " + jobId + " partition " + partition + " refused: bad job token proof");
         }
         return Verdict.OK;
     }
 
     private static Verdict unknownJob(String jobId) {
-        return Verdict.refused("unknown job " + jobId + ": no job token registered");
+        return Verdict.refused(Refusal.UNKNOWN_JOB, "unknown job " + jobId + ": no job token registered");
     }
 }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.protocol.JobSpec;
 
 /**
  * The daemon-side configuration of the jobs package: every key, its default, and the values read from a Hadoop
@@ -36,9 +37,10 @@ public final class JobsConfig {
 
     /**
      * A <em>job</em> key (set by the user, carried in the {@link JobSpec}): comma-separated further job configuration
-     * keys the job's combiner or comparator reads, so daemons that ran no task of the job see them too.
+     * keys the job's combiner or comparator reads, so daemons that ran no task of the job see them too. Owned by
+     * {@link JobSpec#EXTRA_KEYS} (the protocol reads it); named here with the daemon's other keys.
      */
-    public static final String JOB_SPEC_EXTRA_KEYS = "camdoop.job.spec.extra-keys";
+    public static final String JOB_SPEC_EXTRA_KEYS = JobSpec.EXTRA_KEYS;
 
     private final UserCodeMode userCodeMode;
     private final Set<String> allowList;

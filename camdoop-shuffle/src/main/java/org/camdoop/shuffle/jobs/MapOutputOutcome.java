@@ -1,7 +1,10 @@
 package org.camdoop.shuffle.jobs;
 
-/** The result of {@link JobRegistry#registerMapOutput}. */
-public record MapOutputOutcome(Kind kind, String message) {
+import java.util.Optional;
+import org.camdoop.shuffle.protocol.Refusal;
+
+/** The result of {@link JobRegistry#registerMapOutput}; a refusal carries the code chosen where it was refused. */
+public record MapOutputOutcome(Kind kind, String message, Optional<Refusal> refusal) {
     /** What happened. */
     public enum Kind {
         /** Recorded. */
@@ -10,5 +13,17 @@ public record MapOutputOutcome(Kind kind, String message) {
         DUPLICATE,
         /** Not recorded; {@link #message()} says why. */
         REFUSED
+    }
+
+    static MapOutputOutcome accepted(String message) {
+        return new MapOutputOutcome(Kind.ACCEPTED, message, Optional.empty());
+    }
+
+    static MapOutputOutcome duplicate(String message) {
+        return new MapOutputOutcome(Kind.DUPLICATE, message, Optional.empty());
+    }
+
+    static MapOutputOutcome refused(Refusal code, String message) {
+        return new MapOutputOutcome(Kind.REFUSED, message, Optional.of(code));
     }
 }

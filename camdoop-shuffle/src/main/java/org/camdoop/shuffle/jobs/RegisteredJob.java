@@ -1,6 +1,7 @@
 package org.camdoop.shuffle.jobs;
 
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.JobSpec;
 
 /**
  * A job this daemon serves: its spec, what the user-code policy allows, its class loader and the aggregation spec

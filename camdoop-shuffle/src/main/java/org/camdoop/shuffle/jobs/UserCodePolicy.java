@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.camdoop.shuffle.protocol.JobSpec;
 
 /**
  * Decides which of a job's classes a daemon may load, from {@link JobsConfig#USER_CODE} and

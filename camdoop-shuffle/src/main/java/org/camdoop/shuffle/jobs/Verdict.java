@@ -1,10 +1,20 @@
 package org.camdoop.shuffle.jobs;
 
-/** Whether a check passed, and the exact reason when it did not (the text callers report). */
-public record Verdict(boolean accepted, String reason) {
-    static final Verdict OK = new Verdict(true, "ok");
+import java.util.Optional;
+import org.camdoop.shuffle.protocol.Refusal;
 
-    static Verdict refused(String reason) {
-        return new Verdict(false, reason);
+/**
+ * Whether a check passed; when it did not, the refusal's code, decided where the check failed, and the exact reason
+ * (the text callers report).
+ */
+public record Verdict(Optional<Refusal> refusal, String reason) {
+    static final Verdict OK = new Verdict(Optional.empty(), "ok");
+
+    public boolean accepted() {
+        return refusal.isEmpty();
+    }
+
+    static Verdict refused(Refusal code, String reason) {
+        return new Verdict(Optional.of(code), reason);
     }
 }

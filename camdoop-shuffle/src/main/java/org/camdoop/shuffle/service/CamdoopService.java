@@ -12,12 +12,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.net.StreamOutput;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.service.plan.VertexPlan;
 import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.shuffle.service.vertex.VertexState;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
@@ -328,47 +330,43 @@ public final class CamdoopService {
             root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));
             return;
         }
-        List<Runnable> toStart = new ArrayList<>();
-        List<OutboundStream> outputs = new ArrayList<>();
-        for (VertexPlan vp : mine) {
-            try {
-                vertexSetup.setUp(spec, vp, root, agg, r, toStart, unknownReason).ifPresent(outputs::add);
-            } catch (RuntimeException e) {
-                // E.g. the buffer budget cannot hold more streams: fail this vertex's part loudly rather than hang.
-                String why = "daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage();
-                LOG.warn(why);
-                if (vp.isRoot()) {
-                    root.ifPresent(s -> s.fail(why));
-                }
-                // Everyone else would wait for streams this daemon will never open or end.
-                abort(spec.streamKey(), spec.partition(), why, true);
-                break;
-            }
+        ShuffleWiring wiring;
+        try {
+            wiring = vertexSetup.wire(spec, mine, root, agg, unknownReason);
+        } catch (VertexSetup.WiringFailed e) {
+            // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
+            LOG.warn(e.getMessage());
+            // Everyone else would wait for streams this daemon will never open or end.
+            abort(spec.streamKey(), spec.partition(), e.getMessage(), true);
+            return;
         }
-        // Started only once all are registered, so a fast vertex cannot finish the shuffle's bookkeeping early.
-        List<Vertex> registered = r.vertices();
-        if (registered.isEmpty() && outputs.isEmpty()) {
+        if (!r.attach(wiring)) {
+            vertexSetup.close(wiring, "shuffle " + spec.describe() + " was aborted",
+                    new IllegalStateException("the shuffle was aborted"));
+            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
+            return;
+        }
+        if (wiring.isEmpty()) {
             running.remove(key, r);
         }
-        for (Vertex v : registered) {
+        // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
+        for (Vertex v : wiring.allVertices()) {
             v.finished().whenComplete((state, error) -> forget(key, r, v));
         }
-        for (OutboundStream o : outputs) {
+        for (OutboundStream o : wiring.outputs()) {
             o.completion().whenComplete((v, error) -> {
                 if (r.forget(o)) {
                     running.remove(key, r);
                 }
             });
         }
-        if (root.isPresent() && !registered.isEmpty()) {
-            // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
-            registered.get(0).finished().thenAccept(state -> {
-                if (state == org.camdoop.shuffle.service.vertex.VertexState.FAILED) {
-                    abort(spec.streamKey(), spec.partition(), "the root failed", true);
-                }
-            });
-        }
-        toStart.forEach(Runnable::run);
+        // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
+        wiring.root().ifPresent(rootVertex -> rootVertex.finished().thenAccept(state -> {
+            if (state == VertexState.FAILED) {
+                abort(spec.streamKey(), spec.partition(), "the root failed", true);
+            }
+        }));
+        vertexSetup.start(wiring);
     }
 
     private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {

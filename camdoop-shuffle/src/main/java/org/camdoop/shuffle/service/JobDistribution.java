@@ -3,7 +3,7 @@ package org.camdoop.shuffle.service;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import org.camdoop.shuffle.jobs.JarDigest;
+import org.camdoop.shuffle.protocol.JarDigest;
 
 /**
  * What the spec broadcast needs from a daemon's job knowledge, so the service never sees the job registry: the spec

@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 
 /**
  * Shuffle STARTs that reached this daemon before the spec of their job did (START travels straight to each daemon, the

@@ -5,7 +5,12 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.StreamItem.Chunk;
+import org.camdoop.shuffle.protocol.StreamItem.End;
+import org.camdoop.shuffle.protocol.StreamItem.Failed;
+import org.camdoop.shuffle.protocol.StreamItem.Timeout;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 
 /**
@@ -17,31 +22,11 @@ import org.camdoop.shuffle.service.vertex.VertexOutput;
  */
 public final class RootStream implements VertexOutput {
 
-    /** What {@link #next} returns. */
-    public sealed interface Next permits Chunk, End, Failed, Timeout {
-    }
-
-    /** A chunk of whole records, in order. */
-    public record Chunk(byte[] bytes, int length) implements Next {
-    }
-
-    /** The stream is complete; every expected map attempt was included exactly once. */
-    public record End(EndOfStream end) implements Next {
-    }
-
-    /** The shuffle failed; nothing more will come. */
-    public record Failed(String reason) implements Next {
-    }
-
-    /** Nothing arrived within the wait. */
-    public record Timeout() implements Next {
-    }
-
     private final int capacity;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
-    private Next last;
+    private StreamItem last;
     private Runnable writable;
     private long bytes;
 
@@ -57,9 +42,9 @@ public final class RootStream implements VertexOutput {
      * The next item, waiting up to {@code wait}: chunks in order, then exactly one End or Failed (repeated on further
      * calls).
      */
-    public Next next(Duration wait) throws InterruptedException {
+    public StreamItem next(Duration wait) throws InterruptedException {
         Runnable wake = null;
-        Next result;
+        StreamItem result;
         lock.lock();
         try {
             long nanos = wait.toNanos();
@@ -138,7 +123,7 @@ public final class RootStream implements VertexOutput {
         finish(new Failed(reason));
     }
 
-    private void finish(Next outcome) {
+    private void finish(StreamItem outcome) {
         lock.lock();
         try {
             if (last == null) {
@@ -151,10 +136,10 @@ public final class RootStream implements VertexOutput {
     }
 
     /** Waits for the end, discarding chunks; for callers that only need the outcome. */
-    public Next drain(long timeout, TimeUnit unit) throws InterruptedException {
+    public StreamItem drain(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         while (true) {
-            Next n = next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            StreamItem n = next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             if (!(n instanceof Chunk)) {
                 return n;
             }

@@ -22,19 +22,17 @@ final class RunningShuffle {
     private boolean aborted;
 
     /**
-     * Registers a vertex (absent for a vertex that failed at once) and its streams.
+     * Registers a shuffle's wired part on this daemon, before it starts.
      *
-     * @return false, registering nothing, if the shuffle was aborted meanwhile: the caller stops them itself
+     * @return false, registering nothing, if the shuffle was aborted meanwhile: the caller closes the wiring itself
      */
-    synchronized boolean add(Vertex vertex, List<InboundStream> in, List<OutboundStream> out) {
+    synchronized boolean attach(ShuffleWiring wiring) {
         if (aborted) {
             return false;
         }
-        if (vertex != null) {
-            vertices.add(vertex);
-        }
-        inputs.addAll(in);
-        outputs.addAll(out);
+        vertices.addAll(wiring.allVertices());
+        inputs.addAll(wiring.inputs());
+        outputs.addAll(wiring.outputs());
         return true;
     }
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.camdoop.shuffle.jobs.JarDigest;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;

@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.StreamInput;
 import org.camdoop.shuffle.service.net.StreamOutput;
 import org.camdoop.shuffle.service.plan.StreamEdge;
@@ -20,11 +21,20 @@ import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.StreamId;
 
 /**
- * Builds the vertices of a shuffle on this daemon: opens each one's output and input streams, registers them with
- * the shuffle's {@link RunningShuffle}, and starts it on its local map outputs. A failure part-way closes whatever it
- * had opened. Stateless apart from its collaborators; called on the vertex executor.
+ * Wires this daemon's vertices of a shuffle into one {@link ShuffleWiring} (every vertex, its output and input streams
+ * open, nothing started) and later starts it on the local map outputs. Wiring is all or nothing: a failure part-way
+ * closes whatever it had opened and throws. Stateless apart from its collaborators; called on the vertex executor.
  */
 final class VertexSetup {
+
+    /** Wiring failed; everything it had opened is closed and its vertices failed. */
+    static final class WiringFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WiringFailed(String message, RuntimeException cause) {
+            super(message, cause);
+        }
+    }
 
     private final ServiceContext context;
     private final TorusNode node;
@@ -37,41 +47,85 @@ final class VertexSetup {
     }
 
     /**
-     * Builds one vertex of this daemon: its output, its input streams; queues its start. On failure it closes what it
-     * opened and fails the vertex, then rethrows.
+     * Wires the vertices {@code plans} of {@code spec} on this daemon. Without the job's classes ({@code agg} empty) a
+     * vertex cannot run: its output is opened so its start can tell the parent {@code unknownReason}.
      *
-     * @return the vertex's output stream, if it has one (the root's output is the reducer's)
-     * @throws RuntimeException if a stream cannot be opened (e.g. the buffer budget is exhausted)
+     * @param root the reducer's stream, present on the root's daemon
+     * @throws WiringFailed naming the daemon and shuffle, if a stream cannot be opened (e.g. the buffer budget is
+     *                      exhausted) or the plan gives this daemon a root it does not have
      */
-    Optional<OutboundStream> setUp(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
-            Optional<JobAggregationSpec> agg, RunningShuffle r, List<Runnable> toStart, String unknownReason) {
-        if (vp.isRoot() && root.isEmpty()) {
-            // Our failure view gives us the root while the root's daemon thinks otherwise.
-            throw new IllegalStateException("root vertex of " + spec.describe() + " planned on " + node.coord());
+    ShuffleWiring wire(ShuffleSpec spec, List<VertexPlan> plans, Optional<RootStream> root,
+            Optional<JobAggregationSpec> agg, String unknownReason) {
+        Optional<Vertex> rootVertex = Optional.empty();
+        List<ShuffleWiring.Wired> wired = new ArrayList<>();
+        List<ShuffleWiring.Refused> refused = new ArrayList<>();
+        for (VertexPlan vp : plans) {
+            try {
+                if (agg.isEmpty()) {
+                    refused.add(refuse(spec, vp, root, unknownReason));
+                } else {
+                    ShuffleWiring.Wired w = wireOne(spec, vp, root, agg.get());
+                    wired.add(w);
+                    if (vp.isRoot()) {
+                        rootVertex = Optional.of(w.vertex());
+                    }
+                }
+            } catch (RuntimeException e) {
+                String why = "daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage();
+                close(new ShuffleWiring(spec, Optional.empty(), wired, refused), "aborted: " + why, e);
+                root.ifPresent(s -> s.fail(why));
+                throw new WiringFailed(why, e);
+            }
         }
-        if (vp.isRoot() && agg.isEmpty()) {
+        return new ShuffleWiring(spec, rootVertex, wired, refused);
+    }
+
+    /** Starts a registered wiring: refused outputs fail, vertices read their local map outputs and run. */
+    void start(ShuffleWiring wiring) {
+        wiring.refusals().forEach(r -> r.output().fail(r.reason()));
+        for (ShuffleWiring.Wired w : wiring.vertices()) {
+            startOne(w.vertex(), wiring.spec(), w.plan(), w.agg());
+        }
+    }
+
+    /** Fails the vertices of a wiring and gives back its streams' buffers. */
+    void close(ShuffleWiring wiring, String reason, Exception cause) {
+        wiring.allVertices().forEach(v -> v.fail(reason));
+        wiring.inputs().forEach(node::closeInbound);
+        wiring.outputs().forEach(o -> o.close(cause));
+    }
+
+    private VertexOutput outputOf(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+            List<OutboundStream> opened) {
+        if (vp.isRoot()) {
+            // Absent when our failure view gives us the root while the root's daemon thinks otherwise.
+            return root.orElseThrow(() -> new IllegalStateException("root vertex of " + spec.describe()
+                    + " planned on " + node.coord()));
+        }
+        OutboundStream stream = node.openOutbound(streamOf(spec, vp.output().get()),
+                shape.coord(vp.output().get().receiverHost()));
+        opened.add(stream);
+        return context.pacer().pace(vp.output().get(), new StreamOutput(stream, node.config().segmentBytes()));
+    }
+
+    private ShuffleWiring.Refused refuse(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+            String unknownReason) {
+        if (vp.isRoot()) {
             throw new IllegalStateException(unknownReason);
         }
+        List<OutboundStream> opened = new ArrayList<>(1);
+        VertexOutput out = outputOf(spec, vp, root, opened);
+        return new ShuffleWiring.Refused(opened.get(0), out, unknownReason);
+    }
+
+    private ShuffleWiring.Wired wireOne(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+            JobAggregationSpec agg) {
+        List<OutboundStream> opened = new ArrayList<>(1);
         List<InboundStream> inputs = new ArrayList<>();
-        OutboundStream stream = null;
         Vertex vertex = null;
         try {
-            VertexOutput out;
-            if (vp.isRoot()) {
-                out = root.get();
-            } else {
-                stream = node.openOutbound(streamOf(spec, vp.output().get()),
-                        shape.coord(vp.output().get().receiverHost()));
-                out = context.pacer().pace(vp.output().get(),
-                        new StreamOutput(stream, node.config().segmentBytes()));
-            }
-            if (agg.isEmpty()) {
-                // Without the job's classes nothing can be merged: say so upstream, so the root fails fast and clearly.
-                out.fail(unknownReason);
-                r.add(null, List.of(), List.of(stream));
-                return Optional.of(stream);
-            }
-            VertexContext ctx = new VertexContext(spec, vp, agg.get(), out,
+            VertexOutput out = outputOf(spec, vp, root, opened);
+            VertexContext ctx = new VertexContext(spec, vp, agg, out,
                     (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
             vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
             for (int i = 0; i < vp.inputs().size(); i++) {
@@ -79,25 +133,18 @@ final class VertexSetup {
                 inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
                         new StreamInput(vertex, i)));
             }
-            if (!r.add(vertex, inputs, stream == null ? List.of() : List.of(stream))) {
-                throw new IllegalStateException("the shuffle was aborted");
-            }
+            return new ShuffleWiring.Wired(vp, vertex, agg, inputs, opened.stream().findFirst());
         } catch (RuntimeException e) {
             if (vertex != null) {
                 vertex.fail("daemon " + node.coord() + " cannot set up " + spec.describe() + ": " + e.getMessage());
             }
             inputs.forEach(node::closeInbound);
-            if (stream != null) {
-                stream.close(e);
-            }
+            opened.forEach(o -> o.close(e));
             throw e;
         }
-        Vertex started = vertex;
-        toStart.add(() -> start(started, spec, vp, agg.get()));
-        return Optional.ofNullable(stream);
     }
 
-    private void start(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {
+    private void startOne(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {
         try {
             LocalInputs local = vp.local().isPresent()
                     ? LocalInputs.open(agg, context.catalog().outputsOf(spec.jobId()), spec.expectedAttempts(),

@@ -61,12 +61,12 @@ class CamdoopAuxServiceTest {
             assertTrue(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
             for (String nm : new String[] {"nm-a", "nm-b"}) {
                 assertEquals(service.daemon().localPort() + "\n",
-                        Files.readString(dir.resolve(nm).resolve(org.camdoop.shuffle.local.DaemonLocator.PORT_FILE)));
+                        Files.readString(dir.resolve(nm).resolve(org.camdoop.shuffle.protocol.PortFile.PATH)));
             }
         } finally {
             service.stop();
         }
         assertFalse(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
-        assertFalse(Files.exists(dir.resolve("nm-a").resolve(org.camdoop.shuffle.local.DaemonLocator.PORT_FILE)));
+        assertFalse(Files.exists(dir.resolve("nm-a").resolve(org.camdoop.shuffle.protocol.PortFile.PATH)));
     }
 }

@@ -23,15 +23,16 @@ import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.security.token.Token;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobTokenProof;
-import org.camdoop.shuffle.jobs.MapOutput;
 import org.camdoop.shuffle.jobs.MapOutputOutcome;
-import org.camdoop.shuffle.jobs.MapOutputRegistration;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.RootStream;
-import org.camdoop.shuffle.service.ShuffleMode;
-import org.camdoop.shuffle.service.ShuffleSpec;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
@@ -106,11 +107,11 @@ class CamdoopDaemonTest {
                         TreeChoice.SIX, attempts);
                 RootStream root = daemons.get(1).service().startShuffle(spec);
                 ChunkQueueRun records = new ChunkQueueRun("root");
-                RootStream.Next n;
-                while ((n = root.next(Duration.ofSeconds(30))) instanceof RootStream.Chunk c) {
+                StreamItem n;
+                while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
                     records.offer(c.bytes(), c.length());
                 }
-                assertInstanceOf(RootStream.End.class, n, n::toString);
+                assertInstanceOf(StreamItem.End.class, n, n::toString);
                 records.finish();
                 SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
                 while (records.advance() == Advance.RECORD) {

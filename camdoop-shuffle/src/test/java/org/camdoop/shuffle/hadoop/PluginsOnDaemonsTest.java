@@ -30,7 +30,7 @@ import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.util.Progress;
 import org.camdoop.shuffle.daemon.CamdoopDaemon;
 import org.camdoop.shuffle.daemon.DaemonConfig;
-import org.camdoop.shuffle.jobs.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutput;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.jobs;
 
+import org.camdoop.shuffle.protocol.JarDigest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,10 @@
 package org.camdoop.shuffle.jobs;
 
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -147,10 +152,11 @@ class JobRegistryTest {
         JobSpec spec = spec(UserJars.SUM_COMBINER, null);
         Token<JobTokenIdentifier> stranger = JobTokensTest.jobTokenFromTaskCredentials(JOB);
 
-        assertEquals(RegisterOutcome.refused("job spec registration for " + JOB + " refused: bad job token proof"),
+        assertEquals(RegisterOutcome.refused(Refusal.BAD_PROOF,
+                "job spec registration for " + JOB + " refused: bad job token proof"),
                 registry.registerFromTask(spec, JobTokenProof.forSpec(stranger.getPassword(), spec)));
         tokens.remove(JOB);
-        assertEquals(RegisterOutcome.refused("unknown job " + JOB + ": no job token registered"),
+        assertEquals(RegisterOutcome.refused(Refusal.UNKNOWN_JOB, "unknown job " + JOB + ": no job token registered"),
                 registerFromTask(registry, spec));
         assertEquals(List.of(), registry.jobIds());
     }
@@ -212,13 +218,13 @@ class JobRegistryTest {
         assertEquals(List.of(first.output(), signed(token, MAP_0_RETRY, 2).output()), registry.mapOutputs(JOB));
 
         MapOutput moved = new MapOutput(JOB, MAP_0, "/other/file.out", "/other/file.out.index", 2);
-        assertEquals(new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, "map output registration for " + MAP_0
+        assertEquals(MapOutputOutcome.refused(Refusal.REFUSED, "map output registration for " + MAP_0
                 + " refused: the attempt is already registered with other files"),
                 registry.registerMapOutput(MapOutputRegistration.signed(moved, token)));
-        assertEquals(new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, "map output registration for " + MAP_0
+        assertEquals(MapOutputOutcome.refused(Refusal.BAD_PROOF, "map output registration for " + MAP_0
                 + " refused: bad job token proof"),
                 registry.registerMapOutput(signed(JobTokensTest.jobTokenFromTaskCredentials(JOB), MAP_0, 2)));
-        assertEquals(new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, "map output registration for "
+        assertEquals(MapOutputOutcome.refused(Refusal.REFUSED, "map output registration for "
                 + "attempt_1700000000000_0020_m_000001_0 refused: it has 3 partitions, job " + JOB + " has 2 reduces"),
                 registry.registerMapOutput(signed(token, "attempt_1700000000000_0020_m_000001_0", 3)));
         assertEquals(2, registry.mapOutputs(JOB).size());
@@ -227,11 +233,11 @@ class JobRegistryTest {
     @Test
     void mapOutputsOfAnUnknownOrUnregisteredJobAreRefused() throws Exception {
         JobRegistry registry = registry("allow");
-        assertEquals(new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, "map output registration for " + MAP_0
+        assertEquals(MapOutputOutcome.refused(Refusal.REFUSED, "map output registration for " + MAP_0
                 + " refused: job " + JOB + " is not registered with this daemon"),
                 registry.registerMapOutput(signed(token, MAP_0, 2)));
         tokens.remove(JOB);
-        assertEquals(new MapOutputOutcome(MapOutputOutcome.Kind.REFUSED, "unknown job " + JOB
+        assertEquals(MapOutputOutcome.refused(Refusal.UNKNOWN_JOB, "unknown job " + JOB
                 + ": no job token registered"), registry.registerMapOutput(signed(token, MAP_0, 2)));
     }
 

@@ -1,5 +1,10 @@
 package org.camdoop.shuffle.jobs;
 
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -54,10 +59,11 @@ class JobTokensTest {
         Token<JobTokenIdentifier> otherJobsToken = jobTokenFromTaskCredentials(JOB);
         JobTokens tokens = tokens(false);
 
-        assertEquals(Verdict.refused("unknown job " + JOB + ": no job token registered"),
+        assertEquals(Verdict.refused(Refusal.UNKNOWN_JOB, "unknown job " + JOB + ": no job token registered"),
                 tokens.check(MapOutputRegistration.signed(output(ATTEMPT), token)));
         tokens.add(JOB, token.getPassword());
-        assertEquals(Verdict.refused("map output registration for " + ATTEMPT + " refused: bad job token proof"),
+        assertEquals(Verdict.refused(Refusal.BAD_PROOF,
+                "map output registration for " + ATTEMPT + " refused: bad job token proof"),
                 tokens.check(MapOutputRegistration.signed(output(ATTEMPT), otherJobsToken)));
     }
 
@@ -81,7 +87,8 @@ class JobTokensTest {
         byte[] specProof = JobTokenProof.forSpec(token.getPassword(), spec);
         assertEquals(Verdict.OK, tokens.check(spec, specProof));
         assertEquals(false, tokens.check(new MapOutputRegistration(real, specProof)).accepted());
-        assertEquals(Verdict.refused("job spec registration for " + JOB + " refused: bad job token proof"),
+        assertEquals(Verdict.refused(Refusal.BAD_PROOF,
+                "job spec registration for " + JOB + " refused: bad job token proof"),
                 tokens.check(spec, proof));
     }
 
@@ -101,16 +108,18 @@ class JobTokensTest {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         InetAddress remote = InetAddress.getByAddress(new byte[] {10, 0, 0, 7});
 
-        assertEquals(Verdict.refused("job token for " + JOB
+        assertEquals(Verdict.refused(Refusal.REFUSED, "job token for " + JOB
                 + " refused: camdoop.daemon.job-token.trust-on-first-use is off"),
                 tokens(false).claimOnFirstUse(JOB, pw, loopback));
         JobTokens tofu = tokens(true);
-        assertEquals(Verdict.refused("job token for " + JOB + " refused: only loopback clients may present one, not"
+        assertEquals(Verdict.refused(Refusal.REFUSED,
+                "job token for " + JOB + " refused: only loopback clients may present one, not"
                 + " 10.0.0.7"), tofu.claimOnFirstUse(JOB, pw, remote));
         assertEquals(false, tofu.knows(JOB));
         assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw, loopback));
         assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw.clone(), loopback));
-        assertEquals(Verdict.refused("job token for " + JOB + " refused: the job already has another token"),
+        assertEquals(Verdict.refused(Refusal.REFUSED,
+                "job token for " + JOB + " refused: the job already has another token"),
                 tofu.claimOnFirstUse(JOB, new byte[] {1}, loopback));
     }
 

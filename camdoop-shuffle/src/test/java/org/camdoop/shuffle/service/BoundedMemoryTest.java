@@ -1,5 +1,8 @@
 package org.camdoop.shuffle.service;
 
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,10 +84,10 @@ class BoundedMemoryTest {
                 if (out.get(i)[0] != null) {
                     continue;
                 }
-                RootStream.Next n = roots.get(i).next(Duration.ofMillis(2));
-                if (n instanceof RootStream.Chunk c) {
+                StreamItem n = roots.get(i).next(Duration.ofMillis(2));
+                if (n instanceof StreamItem.Chunk c) {
                     runs.get(i).offer(c.bytes(), c.length());
-                } else if (!(n instanceof RootStream.Timeout)) {
+                } else if (!(n instanceof StreamItem.Timeout)) {
                     runs.get(i).finish();
                     out.get(i)[0] = n;
                     remaining--;
@@ -111,7 +114,7 @@ class BoundedMemoryTest {
             }
             List<Object[]> results = drainAll(roots);
             for (int p = 0; p < partitions; p++) {
-                assertInstanceOf(RootStream.End.class, results.get(p)[0], String.valueOf(results.get(p)[0]));
+                assertInstanceOf(StreamItem.End.class, results.get(p)[0], String.valueOf(results.get(p)[0]));
                 ChunkQueueRun run = (ChunkQueueRun) results.get(p)[1];
                 SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
                 while (run.advance() == Advance.RECORD) {
@@ -154,9 +157,9 @@ class BoundedMemoryTest {
             Job job = write(torus, WordCounts.jobWithCombiner(1));
             RootStream root = torus.service(13).startShuffle(new ShuffleSpec(11L, JOB, 0, 0, SHAPE.coord(13),
                     ShuffleMode.CAMDOOP, TreeChoice.SIX, job.attempts()));
-            RootStream.Next last = root.drain(60, java.util.concurrent.TimeUnit.SECONDS);
-            assertInstanceOf(RootStream.Failed.class, last, last::toString);
-            assertTrue(((RootStream.Failed) last).reason().contains("cannot set up"), last.toString());
+            StreamItem last = root.drain(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertInstanceOf(StreamItem.Failed.class, last, last::toString);
+            assertTrue(((StreamItem.Failed) last).reason().contains("cannot set up"), last.toString());
         }
     }
 }

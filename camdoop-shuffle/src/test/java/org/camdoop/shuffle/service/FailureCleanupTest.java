@@ -1,5 +1,8 @@
 package org.camdoop.shuffle.service;
 
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,14 +82,14 @@ class FailureCleanupTest {
             RootStream root = torus.service(0).startShuffle(new ShuffleSpec(21L, JOB, 0, 0, new Coord(0, 0, 0),
                     ShuffleMode.NOAGG, TreeChoice.SIX, attempts));
             // Let data flow, then kill the server in the middle of the torus.
-            RootStream.Next first = root.next(Duration.ofSeconds(20));
-            assertInstanceOf(RootStream.Chunk.class, first, first::toString);
+            StreamItem first = root.next(Duration.ofSeconds(20));
+            assertInstanceOf(StreamItem.Chunk.class, first, first::toString);
             int dead = SHAPE.index(new Coord(1, 1, 1));
             torus.node(dead).close();
 
-            RootStream.Next last = root.drain(30, TimeUnit.SECONDS);
-            assertInstanceOf(RootStream.Failed.class, last, last::toString);
-            assertTrue(((RootStream.Failed) last).reason().contains("server 1,1,1 failed"), last.toString());
+            StreamItem last = root.drain(30, TimeUnit.SECONDS);
+            assertInstanceOf(StreamItem.Failed.class, last, last::toString);
+            assertTrue(((StreamItem.Failed) last).reason().contains("server 1,1,1 failed"), last.toString());
             eventually("shuffles still running on the survivors", () -> {
                 int n = 0;
                 for (int s = 0; s < SHAPE.size(); s++) {
@@ -110,8 +113,8 @@ class FailureCleanupTest {
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
             RootStream root = torus.service(13).startShuffle(new ShuffleSpec(22L, "job_1700000000000_0022", 0, 0,
                     new Coord(1, 1, 1), ShuffleMode.CAMDOOP, TreeChoice.SIX, new TreeSet<>()));
-            RootStream.Next last = root.drain(30, TimeUnit.SECONDS);
-            assertInstanceOf(RootStream.Failed.class, last, last::toString);
+            StreamItem last = root.drain(30, TimeUnit.SECONDS);
+            assertInstanceOf(StreamItem.Failed.class, last, last::toString);
             eventually("shuffles still running", () -> {
                 int n = 0;
                 for (int s = 0; s < SHAPE.size(); s++) {

@@ -1,5 +1,8 @@
 package org.camdoop.shuffle.service;
 
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,7 +81,7 @@ class ServiceOnTorusTest {
         torus.close();
     }
 
-    private record Result(SortedMap<String, Long> sums, RootStream.Next last, long bytes, int records) {
+    private record Result(SortedMap<String, Long> sums, StreamItem last, long bytes, int records) {
     }
 
     private static Result run(ShuffleSpec spec) throws Exception {
@@ -86,8 +89,8 @@ class ServiceOnTorusTest {
         ChunkQueueRun records = new ChunkQueueRun("root");
         long bytes = 0;
         while (true) {
-            RootStream.Next n = root.next(Duration.ofSeconds(60));
-            if (n instanceof RootStream.Chunk c) {
+            StreamItem n = root.next(Duration.ofSeconds(60));
+            if (n instanceof StreamItem.Chunk c) {
                 records.offer(c.bytes(), c.length());
                 bytes += c.length();
                 continue;
@@ -118,9 +121,9 @@ class ServiceOnTorusTest {
         "camdoop;shortest;2;1,0,1", "direct;six;0;0,0,0"})
     void theMergedStreamEqualsTheReference(String mode, String trees, int partition, String root) throws Exception {
         Result r = run(spec(partition, root, ShuffleMode.parse(mode), TreeChoice.parse(trees), attempts));
-        assertInstanceOf(RootStream.End.class, r.last(), () -> r.last().toString());
+        assertInstanceOf(StreamItem.End.class, r.last(), () -> r.last().toString());
         assertEquals(WordCounts.reference(maps, partition, REDUCERS), r.sums());
-        assertEquals(attempts, ((RootStream.End) r.last()).end().attempts().attempts());
+        assertEquals(attempts, ((StreamItem.End) r.last()).end().attempts().attempts());
     }
 
     @Test
@@ -135,9 +138,9 @@ class ServiceOnTorusTest {
         assertEquals(mapRecords, noagg.records());
         assertTrue(camdoop.records() <= 2 * camdoop.sums().size(), camdoop.records() + " records into the root");
         assertTrue(camdoop.bytes() < noagg.bytes(), camdoop.bytes() + " vs " + noagg.bytes());
-        long combined = ((RootStream.End) camdoop.last()).end().recordsCombined();
+        long combined = ((StreamItem.End) camdoop.last()).end().recordsCombined();
         assertTrue(combined > 0);
-        assertEquals(0, ((RootStream.End) noagg.last()).end().recordsCombined());
+        assertEquals(0, ((StreamItem.End) noagg.last()).end().recordsCombined());
     }
 
     @Test
@@ -179,11 +182,11 @@ class ServiceOnTorusTest {
                 if (done[i]) {
                     continue;
                 }
-                RootStream.Next n = roots.get(i).next(Duration.ofMillis(5));
-                if (n instanceof RootStream.Chunk c) {
+                StreamItem n = roots.get(i).next(Duration.ofMillis(5));
+                if (n instanceof StreamItem.Chunk c) {
                     outputs.get(i).offer(c.bytes(), c.length());
-                } else if (!(n instanceof RootStream.Timeout)) {
-                    assertInstanceOf(RootStream.End.class, n, n::toString);
+                } else if (!(n instanceof StreamItem.Timeout)) {
+                    assertInstanceOf(StreamItem.End.class, n, n::toString);
                     outputs.get(i).finish();
                     done[i] = true;
                     remaining--;
@@ -227,8 +230,8 @@ class ServiceOnTorusTest {
         TreeSet<String> expected = new TreeSet<>(attempts);
         expected.add("attempt_1700000000000_0001_m_000099_0");
         Result r = run(spec(1, "2,1,0", ShuffleMode.CAMDOOP, TreeChoice.SIX, expected));
-        assertInstanceOf(RootStream.Failed.class, r.last());
-        assertTrue(((RootStream.Failed) r.last()).reason()
+        assertInstanceOf(StreamItem.Failed.class, r.last());
+        assertTrue(((StreamItem.Failed) r.last()).reason()
                 .contains("map attempts missing: [attempt_1700000000000_0001_m_000099_0]"), r.last().toString());
     }
 
@@ -236,8 +239,8 @@ class ServiceOnTorusTest {
     void aJobUnknownToTheDaemonsFailsClearly() throws Exception {
         Result r = run(new ShuffleSpec(44L, "job_1700000000000_0009", 0, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP,
                 TreeChoice.SIX, new TreeSet<>()));
-        assertInstanceOf(RootStream.Failed.class, r.last());
-        assertTrue(((RootStream.Failed) r.last()).reason().contains("does not know job job_1700000000000_0009"),
+        assertInstanceOf(StreamItem.Failed.class, r.last());
+        assertTrue(((StreamItem.Failed) r.last()).reason().contains("does not know job job_1700000000000_0009"),
                 r.last().toString());
     }
 }

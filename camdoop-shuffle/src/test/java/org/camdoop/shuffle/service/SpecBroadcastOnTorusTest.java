@@ -1,5 +1,8 @@
 package org.camdoop.shuffle.service;
 
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,9 +28,9 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.daemon.EmbeddedTorus;
-import org.camdoop.shuffle.jobs.JarDigest;
-import org.camdoop.shuffle.jobs.JobSpec;
-import org.camdoop.shuffle.jobs.JobSpecCodec;
+import org.camdoop.shuffle.protocol.JarDigest;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobSpecCodec;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.shuffle.testing.CompiledJar;
@@ -127,21 +130,21 @@ class SpecBroadcastOnTorusTest {
         return maps;
     }
 
-    private record Result(SortedMap<String, Long> sums, RootStream.Next last) {
+    private record Result(SortedMap<String, Long> sums, StreamItem last) {
     }
 
     private static Result run(ShuffleSpec spec) throws Exception {
         RootStream root = torus.service(SHAPE.index(spec.root())).startShuffle(spec);
         ChunkQueueRun records = new ChunkQueueRun("root");
         while (true) {
-            RootStream.Next n = root.next(Duration.ofSeconds(30));
-            if (n instanceof RootStream.Chunk c) {
+            StreamItem n = root.next(Duration.ofSeconds(30));
+            if (n instanceof StreamItem.Chunk c) {
                 records.offer(c.bytes(), c.length());
                 continue;
             }
             records.finish();
             SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
-            while (n instanceof RootStream.End && records.advance() == Advance.RECORD) {
+            while (n instanceof StreamItem.End && records.advance() == Advance.RECORD) {
                 sums.merge(WordCounts.text(records.key().array(), records.key().offset(), records.key().length()),
                         (long) WordCounts.intValue(records.value().array(), records.value().offset(),
                                 records.value().length()), Long::sum);
@@ -184,7 +187,7 @@ class SpecBroadcastOnTorusTest {
         Result r = run(new ShuffleSpec(51L, jobId, 1, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
                 attempts));
 
-        assertInstanceOf(RootStream.End.class, r.last(), () -> r.last().toString());
+        assertInstanceOf(StreamItem.End.class, r.last(), () -> r.last().toString());
         assertEquals(WordCounts.reference(maps, 1, REDUCERS), r.sums());
         // Every daemon now serves the job with the combiner loaded from the broadcast jar, and ran it.
         long remoteCalls = 0;
@@ -239,8 +242,8 @@ class SpecBroadcastOnTorusTest {
         try {
             Result r = run(new ShuffleSpec(52L, jobId, 0, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
                     attempts));
-            assertInstanceOf(RootStream.Failed.class, r.last(), () -> r.last().toString());
-            String reason = ((RootStream.Failed) r.last()).reason();
+            assertInstanceOf(StreamItem.Failed.class, r.last(), () -> r.last().toString());
+            String reason = ((StreamItem.Failed) r.last()).reason();
             assertTrue(reason.matches("(?s).*daemon [0-2],[0-2],[0-2] did not receive the spec of "
                     + "job_1700000000000_0012 within 2000 ms.*"), reason);
         } finally {
@@ -286,8 +289,8 @@ class SpecBroadcastOnTorusTest {
         // A shuffle of that job rooted there fails with the reason.
         Result r = run(new ShuffleSpec(53L, jobId, 0, 0, origin, ShuffleMode.CAMDOOP, TreeChoice.SIX,
                 new TreeSet<>()));
-        assertInstanceOf(RootStream.Failed.class, r.last(), () -> r.last().toString());
-        assertTrue(((RootStream.Failed) r.last()).reason().contains("daemon 2,0,2 refused the spec of " + jobId
+        assertInstanceOf(StreamItem.Failed.class, r.last(), () -> r.last().toString());
+        assertTrue(((StreamItem.Failed) r.last()).reason().contains("daemon 2,0,2 refused the spec of " + jobId
                 + ": " + expected), r.last().toString());
     }
 }

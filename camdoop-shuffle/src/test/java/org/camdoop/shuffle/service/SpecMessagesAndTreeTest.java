@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
-import org.camdoop.shuffle.jobs.JarDigest;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.torus.topology.Coord;

@@ -52,6 +52,8 @@ public final class TorusNode implements AutoCloseable {
     private final Map<Long, Integer> jobWeights = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong serviceSeq = new java.util.concurrent.atomic.AtomicLong();
     private final Channel server;
+    /** Counts links coming up, so {@link #awaitLinksUp} waits on events, not a poll; guarded by itself. */
+    private final long[] linkUps = new long[1];
 
     private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
             EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view) throws InterruptedException {
@@ -64,6 +66,15 @@ public final class TorusNode implements AutoCloseable {
         this.loop = group.next();
         this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream());
         this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), view);
+        router.listeners.add(new TransportListener() {
+            @Override
+            public void linkUp(Port port, Coord peer) {
+                synchronized (linkUps) {
+                    linkUps[0]++;
+                    linkUps.notifyAll();
+                }
+            }
+        });
         Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
         HandshakeProof proof = new HandshakeProof(config.clusterSecret());
         WriteBufferWaterMark marks = new WriteBufferWaterMark(config.writeBufferHighBytes() / 2,
@@ -75,7 +86,7 @@ public final class TorusNode implements AutoCloseable {
         }
         ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                .childHandler(new LinkPipeline(config, shape, coord, null, proof, nanoClock, router));
+                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router));
         if (kind != Transports.LOCAL) {
             sb.childOption(ChannelOption.TCP_NODELAY, true);
         }
@@ -87,7 +98,8 @@ public final class TorusNode implements AutoCloseable {
             if (self < peer) {
                 dial = new Bootstrap().group(loop).channel(kind.channelClass())
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                        .handler(new LinkPipeline(config, shape, coord, shape.coord(peer), proof, nanoClock, router));
+                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof, nanoClock,
+                                router));
                 if (kind != Transports.LOCAL) {
                     dial.option(ChannelOption.TCP_NODELAY, true);
                 }
@@ -256,6 +268,51 @@ public final class TorusNode implements AutoCloseable {
     /** Whether the link through {@code port} is up (answered on the event loop). */
     public boolean isLinkUp(Port port) {
         return onLoop(() -> router.link(port) != null && router.link(port).isUp());
+    }
+
+    /**
+     * Whether every link to a neighbour that {@code view} says is reachable has completed its handshake (answered on
+     * the event loop; not to be called from it).
+     */
+    public boolean linksUp(FailureView view) {
+        return onLoop(() -> {
+            for (Port p : shape.links()) {
+                int peer = shape.neighbour(self, p);
+                Link l = router.link(p);
+                if (peer != self && view.canCross(self, peer) && (l == null || !l.isUp())) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Waits until {@link #linksUp(FailureView)}, woken by each link that comes up. Service messages are best effort:
+     * one sent on a link still handshaking would be lost, so whoever sends START first waits here.
+     *
+     * @return whether the links are up; false if {@code timeout} passed first
+     */
+    public boolean awaitLinksUp(FailureView view, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long seen;
+            synchronized (linkUps) {
+                seen = linkUps[0];
+            }
+            if (linksUp(view)) {
+                return true;
+            }
+            synchronized (linkUps) {
+                while (linkUps[0] == seen) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(linkUps, left);
+                }
+            }
+        }
     }
 
     /** Closes the connection of one link, as a cable cut would; it reconnects as usual. */

@@ -3,6 +3,7 @@ package org.camdoop.torus.transport;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.camdoop.torus.transport.link.LinkSettings;
 
 /**
  * Every configuration key of the transport with its default, read from a plain map (the daemon fills it from
@@ -156,6 +157,12 @@ public final class TransportConfig {
 
     public int writeBufferHighBytes() {
         return (int) longValue(WRITE_BUFFER_HIGH_BYTES, DEFAULT_WRITE_BUFFER_HIGH_BYTES);
+    }
+
+    /** The part of this configuration a link's pipeline uses. */
+    public LinkSettings linkSettings() {
+        return new LinkSettings(maxFrameBytes(), handshakeTimeoutNanos(), heartbeatIntervalNanos(),
+                heartbeatTimeoutNanos(), shapingBytesPerSecond(), shapingBurstBytes());
     }
 
     public int defaultJobWeight() {

@@ -10,6 +10,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.camdoop.shuffle.protocol.MapAttemptSummary;
 
 /**
  * The root's union-and-check of the end-of-stream summaries of one partition against the map attempts the reduce task
@@ -42,6 +43,23 @@ public final class ExactlyOnceReport {
     }
 
     /** Only the overlaps among {@code parts} (what a vertex can check without knowing the expected set). */
+    /**
+     * What a vertex reports upwards: the union of its local attempts and its children's summaries, labelled
+     * {@code source}. An overlap is an exactly-once violation here already, reported with the parts' sources.
+     */
+    public static MapAttemptSummary union(String source, int partition, List<MapAttemptSummary> parts)
+            throws ExactlyOnceViolationException {
+        ExactlyOnceReport overlaps = duplicatesOnly(partition, parts);
+        if (!overlaps.isExactlyOnce()) {
+            throw new ExactlyOnceViolationException(overlaps);
+        }
+        SortedSet<String> all = new TreeSet<>();
+        for (MapAttemptSummary part : parts) {
+            all.addAll(part.attempts());
+        }
+        return MapAttemptSummary.of(source, all);
+    }
+
     static ExactlyOnceReport duplicatesOnly(int partition, List<MapAttemptSummary> parts) {
         return new ExactlyOnceReport(partition, new TreeSet<>(), duplicates(sourcesByAttempt(parts)), new TreeSet<>());
     }

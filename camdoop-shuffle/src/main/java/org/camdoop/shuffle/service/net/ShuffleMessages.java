@@ -11,8 +11,8 @@ import java.util.TreeSet;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.camdoop.shuffle.service.ShuffleMode;
-import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
 

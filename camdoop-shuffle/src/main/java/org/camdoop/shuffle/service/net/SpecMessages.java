@@ -5,7 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import org.camdoop.shuffle.jobs.JarDigest;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.torus.topology.Coord;
 
 /**

@@ -9,7 +9,7 @@ package org.camdoop.shuffle.service.net;
  *   1 PART      a piece of a chunk larger than one transport segment (one huge record); more pieces follow
  *   2 LAST_PART the last piece: the pieces concatenated form one chunk
  * END payload:   u8 status, then bytes
- *   0 OK        an {@link org.camdoop.shuffle.service.vertex.EndOfStream} encoding
+ *   0 OK        an {@link org.camdoop.shuffle.protocol.EndOfStream} encoding
  *   1 FAILED    UTF-8 text: why the sending vertex gave up
  * </pre>
  */

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.service.vertex.InboundChunk;
 import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.torus.transport.stream.InboundHandler;

@@ -3,7 +3,7 @@ package org.camdoop.shuffle.service.net;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.transport.stream.OutboundStream;
 

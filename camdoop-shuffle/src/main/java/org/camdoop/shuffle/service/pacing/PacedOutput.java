@@ -1,6 +1,6 @@
 package org.camdoop.shuffle.service.pacing;
 
-import org.camdoop.shuffle.service.vertex.EndOfStream;
+import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 
 /**

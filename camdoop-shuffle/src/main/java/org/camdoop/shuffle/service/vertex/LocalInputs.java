@@ -9,7 +9,7 @@ import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.KeyStriper;
 import org.camdoop.shuffle.aggregation.MapOutputPartitionSource;
 import org.camdoop.shuffle.aggregation.SortedRun;
-import org.camdoop.shuffle.aggregation.exactlyonce.MapAttemptSummary;
+import org.camdoop.shuffle.protocol.MapAttemptSummary;
 import org.camdoop.shuffle.service.plan.VertexPlan;
 
 /**

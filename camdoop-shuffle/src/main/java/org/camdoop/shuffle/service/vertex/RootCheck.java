@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceReport;
 import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceViolationException;
-import org.camdoop.shuffle.aggregation.exactlyonce.MapAttemptSummary;
-import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.protocol.MapAttemptSummary;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.plan.VertexPlan;
 
 /**

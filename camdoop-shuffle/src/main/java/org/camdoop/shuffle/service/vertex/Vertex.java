@@ -10,8 +10,10 @@ import org.camdoop.shuffle.aggregation.AggregationPipeline;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.aggregation.PumpOutcome;
 import org.camdoop.shuffle.aggregation.SortedRun;
+import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceReport;
 import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceViolationException;
-import org.camdoop.shuffle.aggregation.exactlyonce.MapAttemptSummary;
+import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.protocol.MapAttemptSummary;
 
 /**
  * One vertex of one shuffle on one daemon (paper section 4.1): merges its children's streams with its slice of the
@@ -270,7 +272,7 @@ public final class Vertex {
             RootCheck.verify(context.shuffle(), context.plan(), List.of(childEnds), localAttempts);
             all = MapAttemptSummary.of(label, context.shuffle().expectedAttempts());
         } else {
-            all = MapAttemptSummary.union(label, context.shuffle().partition(), parts);
+            all = ExactlyOnceReport.union(label, context.shuffle().partition(), parts);
         }
         closePipeline();
         state = VertexState.DONE;

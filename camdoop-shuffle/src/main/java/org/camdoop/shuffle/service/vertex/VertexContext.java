@@ -2,7 +2,7 @@ package org.camdoop.shuffle.service.vertex;
 
 import java.util.concurrent.Executor;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
-import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.plan.VertexPlan;
 
 /**

@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.service.vertex;
 
+import org.camdoop.shuffle.protocol.EndOfStream;
 /**
  * Where a vertex sends what it emits: a stream to its parent, or, at the root, the reduce task. The seam between the
  * vertex logic and the transport. Called only from the vertex's own thread.

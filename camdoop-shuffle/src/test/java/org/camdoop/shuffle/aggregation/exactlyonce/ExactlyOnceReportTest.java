@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.aggregation.exactlyonce;
 
+import org.camdoop.shuffle.protocol.MapAttemptSummary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,12 +55,12 @@ class ExactlyOnceReportTest {
 
     @Test
     void vertexUnionRejectsOverlapsAndKeepsTheRest() throws Exception {
-        MapAttemptSummary merged = MapAttemptSummary.union("tree 2", 3, List.of(
+        MapAttemptSummary merged = ExactlyOnceReport.union("tree 2", 3, List.of(
                 MapAttemptSummary.of("local", List.of(M2)), MapAttemptSummary.of("child (1,0,0)", List.of(M0, M1))));
         assertEquals(List.of(M0, M1, M2), List.copyOf(merged.attempts()));
         assertEquals("tree 2", merged.source());
         ExactlyOnceViolationException e = assertThrows(ExactlyOnceViolationException.class,
-                () -> MapAttemptSummary.union("tree 2", 3, List.of(MapAttemptSummary.of("local", List.of(M2)),
+                () -> ExactlyOnceReport.union("tree 2", 3, List.of(MapAttemptSummary.of("local", List.of(M2)),
                         MapAttemptSummary.of("child (1,0,0)", List.of(M2)))));
         assertEquals("partition 3: map attempts duplicated: [attempt_x_m_000002_0 (from local and child (1,0,0))]",
                 e.getMessage());

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.service.plan.StreamEdge;
-import org.camdoop.shuffle.service.vertex.EndOfStream;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.junit.jupiter.api.Test;
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.service.plan.StreamEdge;
 import org.camdoop.shuffle.service.plan.VertexPlan;

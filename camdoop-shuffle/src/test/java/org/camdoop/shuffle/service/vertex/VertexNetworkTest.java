@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.service.vertex;
 
+import org.camdoop.shuffle.protocol.EndOfStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,11 +18,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
-import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.aggregation.Advance;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
-import org.camdoop.shuffle.service.ShuffleMode;
-import org.camdoop.shuffle.service.ShuffleSpec;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;

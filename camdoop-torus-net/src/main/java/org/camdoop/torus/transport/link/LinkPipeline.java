@@ -5,7 +5,6 @@ import io.netty.channel.ChannelInitializer;
 import java.util.function.LongSupplier;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
-import org.camdoop.torus.transport.TransportConfig;
 import org.camdoop.torus.transport.wire.FrameDecoder;
 import org.camdoop.torus.transport.wire.FrameLayout;
 
@@ -16,7 +15,7 @@ import org.camdoop.torus.transport.wire.FrameLayout;
  */
 public final class LinkPipeline extends ChannelInitializer<Channel> {
 
-    private final TransportConfig config;
+    private final LinkSettings config;
     private final TorusShape shape;
     private final Coord self;
     private final Coord expectedPeer;
@@ -26,13 +25,13 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
     private final int version;
 
     /** @param expectedPeer the neighbour a dialer means to reach, or {@code null} on the accepting side */
-    public LinkPipeline(TransportConfig config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
+    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
             LongSupplier nanoClock, LinkEvents events) {
         this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION);
     }
 
     /** As above with an explicit protocol version to announce (tests of version refusal). */
-    public LinkPipeline(TransportConfig config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
+    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
             LongSupplier nanoClock, LinkEvents events, int version) {
         this.config = config;
         this.shape = shape;

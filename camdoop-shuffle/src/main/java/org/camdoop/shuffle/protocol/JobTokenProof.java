@@ -1,0 +1,64 @@
+package org.camdoop.shuffle.protocol;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Proofs that a request comes from a holder of the job's token: HMAC-SHA256, keyed by the job token's password, over a
+ * canonical line-based message that names exactly what is being registered. The message starts with a purpose and
+ * version line so a proof for one kind of request can never be replayed as another. Stateless.
+ *
+ * <pre>
+ * map output:  "camdoop-register-v1\n" jobId "\n" attemptId "\n" outputFile "\n" indexFile "\n" partitions
+ * job spec:    "camdoop-spec-v1\n" jobId "\n" hex(SHA-256(JobSpecCodec.encode(spec)))
+ * shuffle:     "camdoop-shuffle-v1\n" jobId "\n" partition "\n" reduce attempt
+ * </pre>
+ */
+public final class JobTokenProof {
+    static final String MAP_OUTPUT_PURPOSE = "camdoop-register-v1\n";
+    static final String SPEC_PURPOSE = "camdoop-spec-v1\n";
+    static final String SHUFFLE_PURPOSE = "camdoop-shuffle-v1\n";
+    private static final String HMAC = "HmacSHA256";
+
+    private JobTokenProof() {}
+
+    /** The proof for registering {@code output}. */
+    public static byte[] forMapOutput(byte[] jobTokenPassword, MapOutput output) {
+        String message = MAP_OUTPUT_PURPOSE + output.jobId() + "\n" + output.attemptId() + "\n" + output.outputFile()
+                + "\n" + output.indexFile() + "\n" + output.partitions();
+        return hmac(jobTokenPassword, message);
+    }
+
+    /** The proof for registering {@code spec} from a task of the job. */
+    public static byte[] forSpec(byte[] jobTokenPassword, JobSpec spec) {
+        byte[] specDigest = JarDigest.sha256().digest(JobSpecCodec.encode(spec));
+        return hmac(jobTokenPassword, SPEC_PURPOSE + spec.jobId() + "\n" + HexFormat.of().formatHex(specDigest));
+    }
+
+    /** The proof for asking the local daemon to be the root of a reduce attempt's shuffle. */
+    public static byte[] forShuffle(byte[] jobTokenPassword, String jobId, int partition, int attempt) {
+        return hmac(jobTokenPassword, SHUFFLE_PURPOSE + jobId + "\n" + partition + "\n" + attempt);
+    }
+
+    /** Whether {@code proof} equals {@code expected}, in time independent of where they differ. */
+    public static boolean matches(byte[] expected, byte[] proof) {
+        return MessageDigest.isEqual(expected, proof);
+    }
+
+    private static byte[] hmac(byte[] key, String message) {
+        if (key.length == 0) {
+            throw new IllegalArgumentException("empty job token password");
+        }
+        try {
+            Mac mac = Mac.getInstance(HMAC);
+            mac.init(new SecretKeySpec(key, HMAC));
+            return mac.doFinal(message.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("every Java platform has " + HMAC, e);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.camdoop.shuffle.protocol;
+
+import java.util.Collections;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.trees.TreeChoice;
+
+/**
+ * One shuffle: the data of one reduce partition of one job, flowing to the root (the server running that reduce task).
+ * The root's daemon sends this to every daemon; each derives its part of the work from it alone.
+ *
+ * @param jobKey   the job's 64-bit key on the wire (a hash of {@code jobId})
+ * @param jobId    Hadoop's job id, e.g. {@code job_1700000000000_0001}
+ * @param partition the reduce partition
+ * @param attempt  the reduce task attempt this shuffle feeds: a retried attempt is a new shuffle, with its own streams
+ * @param root     the coordinate of the server running the reduce task
+ * @param mode     camdoop, noagg or direct
+ * @param trees    six disjoint trees or one shortest-path tree (ignored in direct mode)
+ * @param expectedAttempts the successful map attempts the reducer counts on, exactly once each
+ */
+public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt, Coord root, ShuffleMode mode,
+        TreeChoice trees, SortedSet<String> expectedAttempts) {
+
+    public ShuffleSpec {
+        if (partition < 0 || attempt < 0) {
+            throw new IllegalArgumentException("partition and attempt must be >= 0, got " + partition + ", " + attempt);
+        }
+        expectedAttempts = Collections.unmodifiableSortedSet(new TreeSet<>(expectedAttempts));
+    }
+
+    /**
+     * What this shuffle's streams and service messages carry as their job: the job key mixed with the reduce attempt,
+     * so the leftovers of a failed attempt can never be mistaken for the streams of its retry.
+     */
+    public long streamKey() {
+        return jobKey ^ (attempt * 0x9E3779B97F4A7C15L);
+    }
+
+    /** The low bits of this job's vertex identifiers: where a failed server's vertices go differs per job. */
+    public long salt() {
+        return jobKey;
+    }
+
+    /** One line for logs: {@code job_..._0001 partition 3 attempt 0 -> root 1,2,0 (camdoop, six trees, 27 map attempts)}. */
+    public String describe() {
+        return jobId + " partition " + partition + " attempt " + attempt + " -> root " + root + " (" + mode.label()
+                + (mode == ShuffleMode.DIRECT ? "" : ", " + trees.label() + " trees") + ", "
+                + expectedAttempts.size() + " map attempts)";
+    }
+}

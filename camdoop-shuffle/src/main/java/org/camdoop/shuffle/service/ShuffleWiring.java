@@ -1,0 +1,63 @@
+package org.camdoop.shuffle.service;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.plan.VertexPlan;
+import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.stream.OutboundStream;
+
+/**
+ * One shuffle's part on this daemon, wired and not yet started: every vertex with its input and output streams open,
+ * the root (when this daemon is the root's) named as such. {@link VertexSetup} builds it whole or not at all; the
+ * service registers it, then starts it. Immutable.
+ *
+ * @param spec     the shuffle
+ * @param root     the root vertex, present only on the root's daemon
+ * @param vertices every vertex hosted here, the root included
+ * @param refusals outputs of vertices that cannot run here (the job is unknown): started by failing them
+ */
+record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertices, List<Refused> refusals) {
+
+    /** A vertex with its streams and the job's aggregation it runs. */
+    record Wired(VertexPlan plan, Vertex vertex, JobAggregationSpec agg, List<InboundStream> inputs,
+            Optional<OutboundStream> output) {
+        Wired {
+            inputs = List.copyOf(inputs);
+        }
+    }
+
+    /** The output of a vertex that cannot run here: its start tells the parent why. */
+    record Refused(OutboundStream stream, VertexOutput output, String reason) {
+    }
+
+    ShuffleWiring {
+        vertices = List.copyOf(vertices);
+        refusals = List.copyOf(refusals);
+    }
+
+    boolean isEmpty() {
+        return vertices.isEmpty() && refusals.isEmpty();
+    }
+
+    List<Vertex> allVertices() {
+        return vertices.stream().map(Wired::vertex).toList();
+    }
+
+    List<InboundStream> inputs() {
+        List<InboundStream> all = new ArrayList<>();
+        vertices.forEach(w -> all.addAll(w.inputs()));
+        return all;
+    }
+
+    List<OutboundStream> outputs() {
+        List<OutboundStream> all = new ArrayList<>();
+        vertices.forEach(w -> w.output().ifPresent(all::add));
+        refusals.forEach(r -> all.add(r.stream()));
+        return all;
+    }
+}
