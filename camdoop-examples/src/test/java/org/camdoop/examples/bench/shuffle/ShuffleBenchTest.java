@@ -8,16 +8,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.camdoop.examples.cli.CamdoopCli;
 import org.camdoop.shuffle.service.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,7 +33,8 @@ class ShuffleBenchTest {
     private static final List<String> REQUIRED_KEYS = List.of("mode", "seconds", "lower_bound_seconds",
             "intermediate_bytes", "bytes_into_roots", "link_bytes_total", "output_records", "output_sha256",
             "reference_sha256", "ratio_to_lower_bound", "shape", "trees", "reducers", "ratio_s", "ratio_s_achieved",
-            "mb_per_server", "link_mbps", "records_combined", "cpu_utilisation", "reference_records");
+            "mb_per_server", "link_mbps", "records_combined", "cpu_utilisation", "reference_records", "cpu_seconds",
+            "map_output_mb_per_cpu_second");
 
     private static ShuffleBenchResult run(ShuffleMode mode, double s, int reducers, TreeChoice trees, double mbps)
             throws Exception {
@@ -92,6 +97,36 @@ class ShuffleBenchTest {
         assertTrue(json.get("lower_bound_seconds").isNull(), "unshaped links have no bound");
     }
 
+    @Test
+    void mapOutputPerCpuSecondIsTheIntermediateBytesOverTheCpuTimeAndIsPrinted() {
+        ShuffleBenchResult r = AT_S0.get(ShuffleMode.CAMDOOP);
+        assertTrue(r.cpuSeconds() > 0, "cpu seconds " + r.cpuSeconds());
+        assertEquals(r.intermediateBytes() / 1e6 / r.cpuSeconds(), r.mapOutputMbPerCpuSecond(), 1e-9);
+        String text = r.toText();
+        assertTrue(text.contains(String.format(java.util.Locale.ROOT, "%.1f MB per CPU-second",
+                r.mapOutputMbPerCpuSecond())), text);
+        ShuffleBenchResult unknownCpu = new ShuffleBenchResult(r.options(), r.ratioSAchieved(), r.seconds(),
+                r.lowerBound(), r.switchBound(), r.intermediateBytes(), r.outputBytes(), r.bytesIntoRoots(),
+                r.linkBytesTotal(), r.recordsCombined(), r.outputRecords(), r.referenceRecords(), r.outputSha256(),
+                r.referenceSha256(), Double.NaN, Double.NaN, r.cores(), r.generateSeconds(), r.startupSeconds());
+        assertTrue(Double.isNaN(unknownCpu.mapOutputMbPerCpuSecond()));
+        assertTrue(unknownCpu.toText().contains("map output / cpu-s   n/a"), unknownCpu.toText());
+    }
+
+    @Test
+    void profileRecordsAJfrFileOfTheTimedPart(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("shuffle.jfr");
+        Cli r = cli("bench", "shuffle", "--shape", "2x2x2", "--mode", "camdoop", "--mb-per-server", "0.01",
+                "--link-mbps", "0", "--quiet", "--no-warmup", "--profile", jfr.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("JFR profile of the timed part written to " + jfr), r.err());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        assertFalse(events.isEmpty());
+        assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals("jdk.ThreadStart")
+                && e.getThread("thread") != null && e.getThread("thread").getJavaName().startsWith("bench-reducer-")),
+                "the recording covers the start of the timed part's reducer thread");
+    }
+
     private record Cli(int status, String out, String err) {
     }
 
@@ -104,7 +139,8 @@ class ShuffleBenchTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"--ratio-s=1.5", "--ratio-s=-0.1", "--reducers=0", "--reducers=28", "--mode=fast",
-        "--shape=0x3x3", "--trees=many", "--mb-per-server=0", "--link-mbps=-1"})
+        "--shape=0x3x3", "--trees=many", "--mb-per-server=0", "--link-mbps=-1",
+        "--profile=/no/such/directory/shuffle.jfr"})
     void badArgumentsExitTwoWithOneLine(String bad) {
         List<String> args = new java.util.ArrayList<>(List.of("bench", "shuffle", "--quiet", bad));
         if (!bad.startsWith("--mode")) {
