@@ -2,6 +2,8 @@ package org.camdoop.bench.shuffle;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.camdoop.shuffle.protocol.ShuffleMode;
@@ -87,20 +89,43 @@ public final class ShuffleBench implements Callable<Integer> {
                     + "lets the JIT compile the merge and combine paths first.")
     boolean noWarmup;
 
+    @Option(names = "--profile", paramLabel = "FILE",
+            description = "Record a JFR profile (the JDK's \"profile\" settings) of the timed part only into FILE "
+                    + "(e.g. shuffle.jfr); read it with 'jfr print', 'jfr summary' or scripts/jfr-summary. "
+                    + "See docs/performance.md.")
+    Path profile;
+
     /** The validated options; throws IllegalArgumentException (exit 2) naming the bad one. */
     ShuffleBenchOptions options() {
         return new ShuffleBenchOptions(TorusShape.parse(shape), ratioS, reducers, ShuffleMode.parse(mode),
                 TreeChoice.parse(trees), mbPerServer, linkMbps, seed, segmentBytes);
     }
 
+    /** The --profile file, if given; throws IllegalArgumentException (exit 2) when its directory does not exist. */
+    Optional<Path> profileFile() {
+        if (profile == null) {
+            return Optional.empty();
+        }
+        Path dir = profile.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--profile: directory of " + profile + " does not exist");
+        }
+        if (Files.isDirectory(profile)) {
+            throw new IllegalArgumentException("--profile: " + profile + " is a directory, give a file name");
+        }
+        return Optional.of(profile);
+    }
+
     @Override
     public Integer call() throws Exception {
         ShuffleBenchOptions options = options();
+        Optional<Path> profileFile = profileFile();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ShuffleBenchResult result;
         try {
-            result = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err), !noWarmup).run();
+            result = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err), !noWarmup,
+                    profileFile).run();
         } catch (IllegalStateException e) {
             err.println("camdoop bench shuffle: " + e.getMessage());
             return 1;
@@ -112,6 +137,7 @@ public final class ShuffleBench implements Callable<Integer> {
             out.print(result.toText());
         }
         out.flush();
+        profileFile.ifPresent(f -> err.println("camdoop bench shuffle: JFR profile of the timed part written to " + f));
         if (!result.correct()) {
             err.println("camdoop bench shuffle: the output differs from the reference (sha256 " + result.outputSha256()
                     + " vs " + result.referenceSha256() + ", records " + result.outputRecords() + " vs "

@@ -24,6 +24,8 @@ import java.util.Locale;
  * @param outputSha256      digest of the reducers' output in partition order
  * @param referenceSha256   digest of the reference output
  * @param cpuUtilisation    process CPU time / (seconds x cores) during the shuffle, or NaN if unavailable
+ * @param cpuSeconds        process CPU time of the timed part (every thread of the JVM, the embedded torus included),
+ *                          or NaN if unavailable
  * @param cores             processors available to the JVM
  * @param generateSeconds   writing the workload and computing the reference (not in {@code seconds})
  * @param startupSeconds    starting the embedded torus (not in {@code seconds})
@@ -31,11 +33,19 @@ import java.util.Locale;
 public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchieved, double seconds,
         LowerBound lowerBound, SwitchBound switchBound, long intermediateBytes, long outputBytes, long bytesIntoRoots, long linkBytesTotal,
         long recordsCombined, long outputRecords, long referenceRecords, String outputSha256, String referenceSha256,
-        double cpuUtilisation, int cores, double generateSeconds, double startupSeconds) {
+        double cpuUtilisation, double cpuSeconds, int cores, double generateSeconds, double startupSeconds) {
 
     /** Whether the shuffle's output equals the reference, digest and record count. */
     public boolean correct() {
         return outputSha256.equals(referenceSha256) && outputRecords == referenceRecords;
+    }
+
+    /**
+     * Map output (intermediate) bytes moved per process CPU-second of the timed part, in MB (10^6 bytes): the data
+     * path's efficiency, comparable across link rates and modes; NaN when the CPU time is unknown or zero.
+     */
+    public double mapOutputMbPerCpuSecond() {
+        return cpuSeconds > 0 ? intermediateBytes / 1e6 / cpuSeconds : Double.NaN;
     }
 
     public double ratioToLowerBound() {
@@ -74,6 +84,8 @@ public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchie
         o.put("reference_sha256", referenceSha256);
         o.put("correct", correct());
         putNumber(o, "cpu_utilisation", cpuUtilisation);
+        putNumber(o, "cpu_seconds", cpuSeconds);
+        putNumber(o, "map_output_mb_per_cpu_second", mapOutputMbPerCpuSecond());
         o.put("cores", cores);
         o.put("generate_seconds", generateSeconds);
         o.put("startup_seconds", startupSeconds);
@@ -115,6 +127,10 @@ public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchie
         row(b, "reference sha256", referenceSha256 + (correct() ? "  (match)" : "  (MISMATCH)"));
         row(b, "cpu utilisation", Double.isFinite(cpuUtilisation)
                 ? String.format(Locale.ROOT, "%.0f %% of %d cores", 100 * cpuUtilisation, cores) : "n/a");
+        row(b, "map output / cpu-s", Double.isFinite(mapOutputMbPerCpuSecond())
+                ? String.format(Locale.ROOT, "%.1f MB per CPU-second (%.3f CPU-s)", mapOutputMbPerCpuSecond(),
+                        cpuSeconds)
+                : "n/a");
         row(b, "not timed", String.format(Locale.ROOT, "generate %.1f s, torus start-up %.1f s", generateSeconds,
                 startupSeconds));
         return b.toString();

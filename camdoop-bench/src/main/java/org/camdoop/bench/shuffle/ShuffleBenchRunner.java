@@ -18,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Reducer;
@@ -56,6 +58,7 @@ public final class ShuffleBenchRunner {
     private final ShuffleBenchOptions options;
     private final Optional<PrintWriter> progress;
     private final boolean warmup;
+    private final Optional<Path> profile;
 
     /**
      * @param progress where to print a progress line every second, if anywhere
@@ -64,9 +67,20 @@ public final class ShuffleBenchRunner {
      *                 system, and on this scale a cold JVM would add about a second to every mode
      */
     public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmup) {
+        this(options, progress, warmup, Optional.empty());
+    }
+
+    /**
+     * @param profile where to write a JFR recording (the JDK's "profile" settings) of the timed part only: started
+     *                right before the shuffles start and dumped after the last reducer ended, so workload generation,
+     *                torus start-up and the warm-up are not in it
+     */
+    public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmup,
+            Optional<Path> profile) {
         this.options = options;
         this.progress = progress;
         this.warmup = warmup;
+        this.profile = profile;
     }
 
     /**
@@ -185,10 +199,34 @@ public final class ShuffleBenchRunner {
     }
 
     /** The timed part: R shuffles at once, a reducer thread per root, and the CPU they used. */
-    private record ShuffleTimer(List<RootReducer> reducers, double seconds, double cpuUtilisation) {
+    private record ShuffleTimer(List<RootReducer> reducers, double seconds, double cpuUtilisation,
+            double cpuSeconds) {
     }
 
-    private ShuffleTimer shuffle(EmbeddedTorus torus, TreeSet<String> attempts) throws InterruptedException {
+    /** Runs the timed part, inside a JFR recording if {@code --profile} asked for one. */
+    private ShuffleTimer shuffle(EmbeddedTorus torus, TreeSet<String> attempts) throws IOException,
+            InterruptedException {
+        if (profile.isEmpty()) {
+            return timedShuffle(torus, attempts);
+        }
+        Configuration settings;
+        try {
+            settings = Configuration.getConfiguration("profile");
+        } catch (java.text.ParseException e) {
+            throw new IOException("the JDK's JFR \"profile\" settings do not parse", e);
+        }
+        try (Recording recording = new Recording(settings)) {
+            recording.setName("camdoop-bench-shuffle");
+            recording.setToDisk(true);
+            recording.start();
+            ShuffleTimer timed = timedShuffle(torus, attempts);
+            recording.stop();
+            recording.dump(profile.get());
+            return timed;
+        }
+    }
+
+    private ShuffleTimer timedShuffle(EmbeddedTorus torus, TreeSet<String> attempts) throws InterruptedException {
         List<RootReducer> reducers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         long cpuStart = processCpuNanos();
@@ -227,7 +265,8 @@ public final class ShuffleBenchRunner {
         long wallAll = System.nanoTime() - start;
         double cores = Runtime.getRuntime().availableProcessors();
         double utilisation = cpuStart < 0 ? Double.NaN : cpu / (wallAll * cores);
-        return new ShuffleTimer(reducers, (end - start) / 1e9, utilisation);
+        double cpuSeconds = cpuStart < 0 ? Double.NaN : cpu / 1e9;
+        return new ShuffleTimer(reducers, (end - start) / 1e9, utilisation, cpuSeconds);
     }
 
     private ScheduledExecutorService startProgress(List<RootReducer> reducers, long start) {
@@ -264,7 +303,7 @@ public final class ShuffleBenchRunner {
         return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(), bound, switchBound,
                 workload.manifest().intermediateBytes(), reference.outputBytes(), intoRoots, linkBytes, combined,
                 records, reference.records(), digest.finish(), reference.digest(), timed.cpuUtilisation(),
-                Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);
+                timed.cpuSeconds(),                 Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);
     }
 
     /** Process CPU time in nanoseconds, or -1 where the JVM does not report it. */

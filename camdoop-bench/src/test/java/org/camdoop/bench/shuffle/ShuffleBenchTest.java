@@ -25,7 +25,8 @@ class ShuffleBenchTest {
     private static final List<String> REQUIRED_KEYS = List.of("mode", "seconds", "lower_bound_seconds",
             "intermediate_bytes", "bytes_into_roots", "link_bytes_total", "output_records", "output_sha256",
             "reference_sha256", "ratio_to_lower_bound", "shape", "trees", "reducers", "ratio_s", "ratio_s_achieved",
-            "mb_per_server", "link_mbps", "records_combined", "cpu_utilisation", "reference_records");
+            "mb_per_server", "link_mbps", "records_combined", "cpu_utilisation", "reference_records", "cpu_seconds",
+            "map_output_mb_per_cpu_second");
 
     private static ShuffleBenchResult run(ShuffleMode mode, double s, int reducers, TreeChoice trees, double mbps)
             throws Exception {
@@ -86,5 +87,21 @@ class ShuffleBenchTest {
         assertEquals("camdoop", json.get("mode").asText());
         assertEquals(json.get("reference_sha256"), json.get("output_sha256"));
         assertTrue(json.get("lower_bound_seconds").isNull(), "unshaped links have no bound");
+    }
+
+    @Test
+    void mapOutputPerCpuSecondIsTheIntermediateBytesOverTheCpuTimeAndIsPrinted() {
+        ShuffleBenchResult r = AT_S0.get(ShuffleMode.CAMDOOP);
+        assertTrue(r.cpuSeconds() > 0, "cpu seconds " + r.cpuSeconds());
+        assertEquals(r.intermediateBytes() / 1e6 / r.cpuSeconds(), r.mapOutputMbPerCpuSecond(), 1e-9);
+        String text = r.toText();
+        assertTrue(text.contains(String.format(java.util.Locale.ROOT, "%.1f MB per CPU-second",
+                r.mapOutputMbPerCpuSecond())), text);
+        ShuffleBenchResult unknownCpu = new ShuffleBenchResult(r.options(), r.ratioSAchieved(), r.seconds(),
+                r.lowerBound(), r.switchBound(), r.intermediateBytes(), r.outputBytes(), r.bytesIntoRoots(),
+                r.linkBytesTotal(), r.recordsCombined(), r.outputRecords(), r.referenceRecords(), r.outputSha256(),
+                r.referenceSha256(), Double.NaN, Double.NaN, r.cores(), r.generateSeconds(), r.startupSeconds());
+        assertTrue(Double.isNaN(unknownCpu.mapOutputMbPerCpuSecond()));
+        assertTrue(unknownCpu.toText().contains("map output / cpu-s   n/a"), unknownCpu.toText());
     }
 }
