@@ -47,8 +47,6 @@ import org.slf4j.LoggerFactory;
 public final class CamdoopService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopService.class);
-    /** Service messages travel as "tree" 255 of the job's partition: no data stream uses it. */
-    private static final int CONTROL_TREE = 255;
 
     private record ShuffleKey(long streamKey, int partition) {
     }
@@ -201,7 +199,7 @@ public final class CamdoopService {
             stop(r.abort(), "aborted: " + reason);
         }
         if (broadcast) {
-            StreamId control = new StreamId(streamKey, partition, CONTROL_TREE, node.index());
+            StreamId control = new StreamId(streamKey, partition, ControlTrees.CONTROL, node.index());
             byte[] abort = ShuffleMessages.abort(streamKey, partition, reason);
             for (int s = 0; s < shape.size(); s++) {
                 if (s != node.index() && view.isLive(s)) {
@@ -212,7 +210,7 @@ public final class CamdoopService {
     }
 
     private void sendStart(ShuffleSpec spec, int server) {
-        StreamId control = new StreamId(spec.streamKey(), spec.partition(), CONTROL_TREE, node.index());
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
         node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec)));
     }
 
@@ -237,7 +235,7 @@ public final class CamdoopService {
         } finally {
             payload.release();
         }
-        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == CONTROL_TREE) {
+        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == ControlTrees.CONTROL) {
             // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
             // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
             node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
