@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.io.RawComparator;
 import org.camdoop.workload.KeyStrings;
-import org.camdoop.shuffle.aggregation.RecordLayout;
+import org.camdoop.shuffle.records.RecordLayout;
 
 /**
  * Sorted runs of real IFile-layout Text/IntWritable records held in memory: what a vertex merges. Keys are the paper's

@@ -6,9 +6,9 @@ import java.util.Arrays;
 import java.util.Optional;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
-import org.camdoop.shuffle.aggregation.RawBytes;
 import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.records.RawBytes;
 import org.camdoop.shuffle.service.RootStream;
 
 /**

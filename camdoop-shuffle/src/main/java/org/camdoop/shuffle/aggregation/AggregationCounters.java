@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.aggregation;
 
+import org.camdoop.shuffle.records.RecordLayout;
 /**
  * What one vertex stream reports: records and bytes entering the merge, and leaving towards the parent. Bytes are
  * counted in the IFile record layout (length headers included), i.e. what the records occupy on the wire.

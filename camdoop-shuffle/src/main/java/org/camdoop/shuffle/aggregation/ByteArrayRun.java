@@ -1,6 +1,8 @@
 package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
 
 /**
  * A sorted run over IFile-layout records already in memory (a test fixture, a combiner's output, a map output held in

@@ -3,6 +3,8 @@ package org.camdoop.shuffle.aggregation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
 
 /**
  * A sorted run fed with chunks as they arrive from a child vertex. Every chunk holds whole IFile-layout records (no

@@ -2,6 +2,8 @@ package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
 import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
 
 /**
  * The records one combine batch yields, in sort order: the combiner's output for the batch's multi-record groups,

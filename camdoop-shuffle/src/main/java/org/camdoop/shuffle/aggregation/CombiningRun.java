@@ -2,6 +2,7 @@ package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
 import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * Applies the job's combiner to a merged sorted run, on path. Records are gathered by key group (the job's combiner

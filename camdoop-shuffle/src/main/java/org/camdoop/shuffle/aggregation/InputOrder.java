@@ -2,6 +2,7 @@ package org.camdoop.shuffle.aggregation;
 
 import java.util.List;
 import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.records.RawBytes;
 
 /** Orders merge inputs by their current keys under the job's comparator, ties broken by input index. */
 final class InputOrder {

@@ -3,6 +3,7 @@ package org.camdoop.shuffle.aggregation;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * Merges sorted runs into one sorted run under the job's RawComparator, keeping the invariant of on-path aggregation:

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.io.WritableComparator;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * Assigns every key to one of {@code stripes} stripes (one per tree), the same way on every server: stripe =

@@ -15,6 +15,8 @@ import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.Decompressor;
 import org.apache.hadoop.mapred.IFileInputStream;
 import org.apache.hadoop.mapred.IndexRecord;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordLayout;
 
 /**
  * Streams one partition segment of a Hadoop map output file ({@code file.out}) record by record, in memory bounded by

@@ -1,6 +1,8 @@
 package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
 
 /** A {@link RecordCursor} over the records of several {@link ByteRanges} of one array, in order. Single-threaded. */
 final class RangesCursor {

@@ -4,6 +4,8 @@ import java.util.Arrays;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.Progress;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordLayout;
 
 /**
  * A growable buffer of IFile-layout records: the combiner's input batch and its serialized output. Appending copies the

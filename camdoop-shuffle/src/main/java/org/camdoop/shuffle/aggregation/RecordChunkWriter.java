@@ -1,6 +1,8 @@
 package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordLayout;
 
 /**
  * Packs an output record stream into wire chunks of whole IFile-layout records, at most {@code chunkBytes} each.

@@ -3,6 +3,7 @@ package org.camdoop.shuffle.aggregation;
 import java.io.IOException;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.serializer.Serializer;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * Serializes the combiner's output objects back into raw IFile-layout records with the job's serializers (the same

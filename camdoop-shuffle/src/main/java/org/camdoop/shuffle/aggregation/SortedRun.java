@@ -2,6 +2,7 @@ package org.camdoop.shuffle.aggregation;
 
 import java.io.Closeable;
 import java.io.IOException;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * A cursor over raw key/value records sorted by the job's output key comparator: a map output partition, an in-memory

@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -22,13 +21,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.camdoop.shuffle.endpoint.LocalEndpoint;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
-import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
-import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.camdoop.shuffle.service.CamdoopService;
-import org.camdoop.shuffle.service.ServiceContext;
-import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
@@ -95,26 +91,22 @@ public final class CamdoopDaemon implements AutoCloseable {
             }
         }
         JobsConfig jobs = JobsConfig.from(conf);
-        JobTokens tokens = new JobTokens(jobs);
         JarCache jarCache = JarCache.open(jobs);
-        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jarCache, tokens, Clock.systemUTC()));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
         ExecutorService vertices = Executors.newFixedThreadPool(daemon.vertexThreads(), named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
         TorusNode node = null;
+        JobRegistry registry = null;
         try {
             node = TorusNode.start(transport, topology, coord, loop, view);
-            CamdoopService service = new CamdoopService(new ServiceContext(node,
-                    jobId -> registry.mapOutputs(jobId).stream()
-                            .map(m -> new LocalMapOutput(m.attemptId(), new org.apache.hadoop.fs.Path(m.outputFile()),
-                                    new org.apache.hadoop.fs.Path(m.indexFile())))
-                            .toList(),
-                    jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
-                    vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
-                    new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs()));
+            DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemon, jobs, jarCache, node, view, vertices,
+                    housekeeping, StreamPacer.NONE, DaemonAssembly.REGISTRY);
+            registry = parts.registry();
+            JobRegistry jobRegistry = registry;
+            CamdoopService service = parts.service();
             long every = daemon.expiryIntervalMs();
             housekeeping.scheduleWithFixedDelay(() -> {
-                for (String expired : registry.expireIdle()) {
+                for (String expired : jobRegistry.expireIdle()) {
                     service.forgetJob(expired);
                     LOG.info("job {} idle for too long: forgotten", expired);
                 }
@@ -122,10 +114,11 @@ public final class CamdoopDaemon implements AutoCloseable {
             LOG.info("Camdoop daemon {} of torus {} listening on {}", coord, shape, node.boundAddress());
             TorusNode readyNode = node;
             LocalEndpoint local = LocalEndpoint.start(
-                    new LocalEndpoint.Parts(coord, registry, tokens, jarCache, service,
+                    new LocalEndpoint.Parts(coord, registry, parts.tokens(), jarCache, service,
                             timeout -> readyNode.awaitLinksUp(service.view(), timeout)),
                     daemon.localPort());
-            return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, tokens, registry, service, local);
+            return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, parts.tokens(), registry, service,
+                    local);
         } catch (RuntimeException | InterruptedException | IOException e) {
             if (node != null) {
                 node.close();
@@ -133,7 +126,9 @@ public final class CamdoopDaemon implements AutoCloseable {
             housekeeping.shutdownNow();
             vertices.shutdownNow();
             loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            registry.close();
+            if (registry != null) {
+                registry.close();
+            }
             throw e;
         }
     }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,14 +21,12 @@ import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
-import org.camdoop.shuffle.jobs.JobRegistryContext;
-import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
-import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.service.AggregationSpecs;
 import org.camdoop.shuffle.service.CamdoopService;
-import org.camdoop.shuffle.service.ServiceContext;
+import org.camdoop.shuffle.service.MapOutputCatalog;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.shuffle.service.pacing.SwitchPacer;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
@@ -94,6 +91,11 @@ public final class EmbeddedTorus implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // Every embedded daemon runs with the daemon's defaults, but for how long a START waits for its job's spec.
+        Configuration defaults = new Configuration(false);
+        defaults.setLong(DaemonConfig.SPEC_WAIT_MS, specWaitMs);
+        DaemonConfig daemonConfig = DaemonConfig.from(defaults);
+        JobsConfig jobsConfig = JobsConfig.from(new Configuration(false));
         try {
             for (int s = 0; s < shape.size(); s++) {
                 if (!view.isLive(s)) {
@@ -103,22 +105,27 @@ public final class EmbeddedTorus implements AutoCloseable {
                     jarCaches.add(null);
                     continue;
                 }
-                JobsConfig jobsConfig = JobsConfig.from(new Configuration(false));
                 JarCache cache = JarCache.open(jarCacheRoot.resolve(Integer.toString(s)),
                         JobsConfig.JAR_CACHE_MAX_BYTES_DEFAULT);
-                JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobsConfig, cache,
-                        new JobTokens(jobsConfig), Clock.systemUTC()));
-                jarCaches.add(cache);
-                registries.add(registry);
                 TorusNode node = TorusNode.start(config, topology, shape.coord(s), group, view);
                 nodes.add(node);
                 final int server = s;
-                services.add(new CamdoopService(new ServiceContext(node,
-                        jobId -> outputs.getOrDefault(server, Map.of()).getOrDefault(jobId, List.of()),
-                        jobId -> Optional.ofNullable(jobs.get(jobId))
-                                .or(() -> registry.lookup(jobId).map(RegisteredJob::aggregation)),
-                        vertexThreads, view, 4096, 16, new RegistryJobDistribution(registry, cache), timer,
-                        specWaitMs, pacer)));
+                DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemonConfig, jobsConfig, cache, node, view,
+                        vertexThreads, timer, pacer, new DaemonAssembly.Sources() {
+                            @Override
+                            public MapOutputCatalog catalog(JobRegistry registry) {
+                                return jobId -> outputs.getOrDefault(server, Map.of()).getOrDefault(jobId, List.of());
+                            }
+
+                            @Override
+                            public AggregationSpecs specs(JobRegistry registry) {
+                                AggregationSpecs own = DaemonAssembly.REGISTRY.specs(registry);
+                                return jobId -> Optional.ofNullable(jobs.get(jobId)).or(() -> own.forJob(jobId));
+                            }
+                        });
+                jarCaches.add(cache);
+                registries.add(parts.registry());
+                services.add(parts.service());
             }
             awaitLinks(view, java.time.Duration.ofSeconds(30));
         } catch (InterruptedException | RuntimeException e) {

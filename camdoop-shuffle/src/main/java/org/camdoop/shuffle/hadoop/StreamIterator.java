@@ -2,12 +2,12 @@ package org.camdoop.shuffle.hadoop;
 
 import java.io.IOException;
 import org.apache.hadoop.io.DataInputBuffer;
-import org.apache.hadoop.io.WritableComparator;
-import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.Progress;
-import org.camdoop.shuffle.protocol.StreamSource;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.StreamSource;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
 
 /**
  * The reducer's input: the root's merged stream as it arrives, one record at a time, keys and values as
@@ -26,10 +26,10 @@ final class StreamIterator implements RawKeyValueIterator {
     private final Progress progress = new Progress();
     private final DataInputBuffer key = new DataInputBuffer();
     private final DataInputBuffer value = new DataInputBuffer();
+    private final RawBytes rawKey = new RawBytes();
+    private final RawBytes rawValue = new RawBytes();
+    private final RecordCursor cursor;
     private StreamItem pending;
-    private byte[] chunk = new byte[0];
-    private int length;
-    private int pos;
     private boolean ended;
     private long chunks;
     private long records;
@@ -40,27 +40,19 @@ final class StreamIterator implements RawKeyValueIterator {
         this.pending = first;
         this.counters = counters;
         this.shuffle = shuffle;
+        this.cursor = new RecordCursor(shuffle);
     }
 
     @Override
     public boolean next() throws IOException {
-        while (pos >= length) {
+        while (!cursor.next(rawKey, rawValue)) {
             if (ended) {
                 return false;
             }
             accept(take());
         }
-        int keyLen = WritableComparator.readVInt(chunk, pos);
-        pos += WritableUtils.decodeVIntSize(chunk[pos]);
-        int valueLen = WritableComparator.readVInt(chunk, pos);
-        pos += WritableUtils.decodeVIntSize(chunk[pos]);
-        if (keyLen < 0 || valueLen < 0 || (long) pos + keyLen + valueLen > length) {
-            throw new IOException(shuffle + ": malformed record at offset " + pos + " of a " + length + "-byte chunk");
-        }
-        key.reset(chunk, pos, keyLen);
-        pos += keyLen;
-        value.reset(chunk, pos, valueLen);
-        pos += valueLen;
+        key.reset(rawKey.array(), rawKey.offset(), rawKey.length());
+        value.reset(rawValue.array(), rawValue.offset(), rawValue.length());
         records++;
         return true;
     }
@@ -83,9 +75,7 @@ final class StreamIterator implements RawKeyValueIterator {
 
     private void accept(StreamItem n) throws IOException {
         if (n instanceof StreamItem.Chunk c) {
-            chunk = c.bytes();
-            length = c.length();
-            pos = 0;
+            cursor.reset(c.bytes(), 0, c.length());
             chunks++;
             counters.chunk(c.length());
             progress.set((float) (chunks / (chunks + HALF_PROGRESS_CHUNKS)));

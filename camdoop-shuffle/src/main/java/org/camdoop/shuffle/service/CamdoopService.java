@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
@@ -47,8 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class CamdoopService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopService.class);
-    /** Service messages travel as "tree" 255 of the job's partition: no data stream uses it. */
-    private static final int CONTROL_TREE = 255;
 
     private record ShuffleKey(long streamKey, int partition) {
     }
@@ -72,6 +71,8 @@ public final class CamdoopService {
     private final TorusNode node;
     private final TorusShape shape;
     private final Map<ShuffleKey, RunningShuffle> running = new ConcurrentHashMap<>();
+    /** Waiting for {@code running} to empty ({@link #whenIdle}); guarded by itself. */
+    private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
     private final SpecBroadcast broadcast;
     private final ParkedStarts parked;
     private final StartAcks startAcks;
@@ -154,6 +155,40 @@ public final class CamdoopService {
     }
 
     /**
+     * Completes once no shuffle runs here (at once if none does): every vertex finished and every output stream was
+     * acknowledged or closed. For callers that wait for a daemon to settle (tests, an orderly stop).
+     */
+    public CompletableFuture<Void> whenIdle() {
+        synchronized (idleWaiters) {
+            if (running.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            idleWaiters.add(f);
+            return f;
+        }
+    }
+
+    private void drop(ShuffleKey key, RunningShuffle r) {
+        if (running.remove(key, r)) {
+            signalIfIdle();
+        }
+    }
+
+    /** Called after a removal from {@code running}; the check runs under the waiters' lock so none is missed. */
+    private void signalIfIdle() {
+        List<CompletableFuture<Void>> ready;
+        synchronized (idleWaiters) {
+            if (!running.isEmpty() || idleWaiters.isEmpty()) {
+                return;
+            }
+            ready = List.copyOf(idleWaiters);
+            idleWaiters.clear();
+        }
+        ready.forEach(f -> f.complete(null));
+    }
+
+    /**
      * Starts a shuffle whose root is this server: tells every other live daemon and runs the local vertices.
      *
      * @return the merged stream for the reduce task
@@ -198,10 +233,13 @@ public final class CamdoopService {
         parked.cancel(streamKey, partition);
         RunningShuffle r = running.remove(key);
         if (r != null) {
+            signalIfIdle();
+        }
+        if (r != null) {
             stop(r.abort(), "aborted: " + reason);
         }
         if (broadcast) {
-            StreamId control = new StreamId(streamKey, partition, CONTROL_TREE, node.index());
+            StreamId control = new StreamId(streamKey, partition, ControlTrees.CONTROL, node.index());
             byte[] abort = ShuffleMessages.abort(streamKey, partition, reason);
             for (int s = 0; s < shape.size(); s++) {
                 if (s != node.index() && view.isLive(s)) {
@@ -212,7 +250,7 @@ public final class CamdoopService {
     }
 
     private void sendStart(ShuffleSpec spec, int server) {
-        StreamId control = new StreamId(spec.streamKey(), spec.partition(), CONTROL_TREE, node.index());
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
         node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec)));
     }
 
@@ -237,7 +275,7 @@ public final class CamdoopService {
         } finally {
             payload.release();
         }
-        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == CONTROL_TREE) {
+        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == ControlTrees.CONTROL) {
             // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
             // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
             node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
@@ -347,7 +385,7 @@ public final class CamdoopService {
             return;
         }
         if (wiring.isEmpty()) {
-            running.remove(key, r);
+            drop(key, r);
         }
         // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
         for (Vertex v : wiring.allVertices()) {
@@ -356,7 +394,7 @@ public final class CamdoopService {
         for (OutboundStream o : wiring.outputs()) {
             o.completion().whenComplete((v, error) -> {
                 if (r.forget(o)) {
-                    running.remove(key, r);
+                    drop(key, r);
                 }
             });
         }
@@ -371,7 +409,7 @@ public final class CamdoopService {
 
     private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {
         if (r.forget(finished)) {
-            running.remove(key, r);
+            drop(key, r);
         }
     }
 }

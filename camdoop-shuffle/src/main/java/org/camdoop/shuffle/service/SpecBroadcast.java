@@ -42,8 +42,6 @@ public final class SpecBroadcast {
     static final int MAX_JOBS_IN_FLIGHT = 64;
     static final long MAX_BYTES_IN_FLIGHT = 512L << 20;
     private static final int MAX_REFUSALS_KEPT = 256;
-    /** Broadcast messages travel as "tree" 254, apart from shuffle control (255) and data streams. */
-    private static final int BROADCAST_TREE = 254;
 
     /** Hears the outcome of receiving a job. Called on a vertex thread, outside the broadcast's lock. */
     interface Listener {
@@ -349,7 +347,7 @@ public final class SpecBroadcast {
         if (muted) {
             return;
         }
-        StreamId id = new StreamId(0, 0, BROADCAST_TREE, node.index());
+        StreamId id = new StreamId(0, 0, ControlTrees.BROADCAST, node.index());
         for (int child : children) {
             node.sendService(shape.coord(child), id, Unpooled.wrappedBuffer(message));
             counter.incrementAndGet();

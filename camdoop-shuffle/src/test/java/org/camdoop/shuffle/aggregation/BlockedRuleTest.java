@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.aggregation;
 
+import org.camdoop.shuffle.records.RawBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
 package org.camdoop.shuffle.aggregation;
 
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordLayout;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,18 +1,21 @@
 package org.camdoop.shuffle.service;
 
-import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.apache.hadoop.mapred.JobConf;
@@ -90,13 +93,14 @@ class FailureCleanupTest {
             StreamItem last = root.drain(30, TimeUnit.SECONDS);
             assertInstanceOf(StreamItem.Failed.class, last, last::toString);
             assertTrue(((StreamItem.Failed) last).reason().contains("server 1,1,1 failed"), last.toString());
-            eventually("shuffles still running on the survivors", () -> {
-                int n = 0;
-                for (int s = 0; s < SHAPE.size(); s++) {
-                    n += s == dead ? 0 : torus.service(s).runningShuffles();
+            List<CompletableFuture<Void>> idle = new ArrayList<>();
+            for (int s = 0; s < SHAPE.size(); s++) {
+                if (s != dead) {
+                    idle.add(torus.service(s).whenIdle());
                 }
-                return n;
-            });
+            }
+            // Fails with a TimeoutException if a survivor keeps a shuffle running.
+            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
             eventually("streams still holding buffers on the survivors", () -> {
                 int n = 0;
                 for (int s = 0; s < SHAPE.size(); s++) {
@@ -115,10 +119,15 @@ class FailureCleanupTest {
                     new Coord(1, 1, 1), ShuffleMode.CAMDOOP, TreeChoice.SIX, new TreeSet<>()));
             StreamItem last = root.drain(30, TimeUnit.SECONDS);
             assertInstanceOf(StreamItem.Failed.class, last, last::toString);
-            eventually("shuffles still running", () -> {
+            List<CompletableFuture<Void>> idle = new ArrayList<>();
+            for (int s = 0; s < SHAPE.size(); s++) {
+                idle.add(torus.service(s).whenIdle());
+            }
+            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+            eventually("starts still parked", () -> {
                 int n = 0;
                 for (int s = 0; s < SHAPE.size(); s++) {
-                    n += torus.service(s).runningShuffles() + torus.service(s).parkedStarts();
+                    n += torus.service(s).parkedStarts();
                 }
                 return n;
             });

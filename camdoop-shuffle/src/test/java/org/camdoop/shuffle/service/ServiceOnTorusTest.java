@@ -1,8 +1,8 @@
 package org.camdoop.shuffle.service;
 
-import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +16,8 @@ import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.Advance;
@@ -212,17 +214,12 @@ class ServiceOnTorusTest {
             assertEquals(WordCounts.reference(s.jobId().equals(JOB) ? maps : maps2, s.partition(), REDUCERS), sums,
                     s.describe());
         }
-        // Every vertex of every shuffle finished and was forgotten.
-        long deadlineForget = System.nanoTime() + 10_000_000_000L;
-        int running = Integer.MAX_VALUE;
-        while (System.nanoTime() < deadlineForget && running > 0) {
-            running = 0;
-            for (int server = 0; server < SHAPE.size(); server++) {
-                running += torus.service(server).runningShuffles();
-            }
-            Thread.sleep(20);
+        // Every vertex of every shuffle finished and was forgotten (a TimeoutException otherwise).
+        List<CompletableFuture<Void>> idle = new ArrayList<>();
+        for (int server = 0; server < SHAPE.size(); server++) {
+            idle.add(torus.service(server).whenIdle());
         }
-        assertEquals(0, running);
+        CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -335,6 +335,11 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     @Override
+    public void refused(Channel ch, String reason) {
+        listeners.forEach(l -> l.linkRefused(ch.remoteAddress(), reason));
+    }
+
+    @Override
     public void closed(Channel ch, int peer, String reason) {
         Link l = linkTo(peer);
         if (l != null) {

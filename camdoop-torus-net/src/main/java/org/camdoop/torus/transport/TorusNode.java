@@ -98,8 +98,8 @@ public final class TorusNode implements AutoCloseable {
             if (self < peer) {
                 dial = new Bootstrap().group(loop).channel(kind.channelClass())
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof, nanoClock,
-                                router));
+                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof,
+                                nanoClock, router));
                 if (kind != Transports.LOCAL) {
                     dial.option(ChannelOption.TCP_NODELAY, true);
                 }

@@ -13,6 +13,10 @@ public interface TransportListener {
     default void linkUp(Port port, Coord peer) {
     }
 
+    /** A handshake with {@code remote} failed, refused by either side (wrong secret, coordinate, version...). */
+    default void linkRefused(java.net.SocketAddress remote, String reason) {
+    }
+
     /** The link through {@code port} closed (cut, missed heartbeats, peer refused or stopped). */
     default void linkDown(Port port, Coord peer, String reason) {
     }

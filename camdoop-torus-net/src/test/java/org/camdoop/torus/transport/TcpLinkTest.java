@@ -35,14 +35,20 @@ class TcpLinkTest {
         TorusShape shape = new TorusShape(3, 1, 1);
         Topology topo = Nodes.loopback(shape);
         CountDownLatch abUp = new CountDownLatch(2);
+        // Each of A and B dials C; every attempt is refused (C cannot prove the secret): wait for a few of them.
+        CountDownLatch aRefused = new CountDownLatch(3);
+        CountDownLatch bRefused = new CountDownLatch(3);
         try (TorusNode a = TorusNode.start(Nodes.config("right"), topo, A);
                 TorusNode b = TorusNode.start(Nodes.config("right"), topo, B);
                 TorusNode c = TorusNode.start(Nodes.config("wrong"), topo, C)) {
             a.addListener(upCounter(abUp, B));
             b.addListener(upCounter(abUp, A));
+            a.addListener(refusalCounter(aRefused));
+            b.addListener(refusalCounter(bRefused));
             Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && b.isLinkUp(Port.MINUS_X), 10_000, "link A-B");
-            // C dials nobody first (higher index) but A and B dial C; give them several refused attempts.
-            Thread.sleep(300);
+            // C dials nobody first (higher index) but A and B dial C: several refused attempts, and no link.
+            assertTrue(aRefused.await(20, TimeUnit.SECONDS), "A's handshakes with C refused");
+            assertTrue(bRefused.await(20, TimeUnit.SECONDS), "B's handshakes with C refused");
             assertFalse(a.isLinkUp(Port.MINUS_X), "A-C must be refused: C has another secret");
             assertFalse(b.isLinkUp(Port.PLUS_X), "B-C must be refused: C has another secret");
             assertFalse(c.isLinkUp(Port.PLUS_X) || c.isLinkUp(Port.MINUS_X));
@@ -82,6 +88,15 @@ class TcpLinkTest {
             assertEquals(List.of(C + " " + Link.REASON_CONNECTION_CLOSED, B + " " + Link.REASON_PEER_SHUT_DOWN),
                     reasons);
         }
+    }
+
+    private static TransportListener refusalCounter(CountDownLatch latch) {
+        return new TransportListener() {
+            @Override
+            public void linkRefused(java.net.SocketAddress remote, String reason) {
+                latch.countDown();
+            }
+        };
     }
 
     private static TransportListener upCounter(CountDownLatch latch, Coord expected) {

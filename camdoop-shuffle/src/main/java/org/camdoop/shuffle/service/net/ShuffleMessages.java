@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
@@ -60,8 +61,8 @@ public final class ShuffleMessages {
             out.writeInt(spec.root().x());
             out.writeInt(spec.root().y());
             out.writeInt(spec.root().z());
-            out.writeByte(spec.mode().ordinal());
-            out.writeByte(spec.trees().ordinal());
+            out.writeByte(ShuffleCodes.code(spec.mode()));
+            out.writeByte(ShuffleCodes.code(spec.trees()));
             WritableUtils.writeVInt(out, spec.expectedAttempts().size());
             for (String a : spec.expectedAttempts()) {
                 TaskAttemptID id = parseAttempt(a, spec.jobId());
@@ -125,8 +126,8 @@ public final class ShuffleMessages {
         int partition = in.readInt();
         int attempt = in.readInt();
         Coord root = new Coord(in.readInt(), in.readInt(), in.readInt());
-        ShuffleMode mode = enumAt(ShuffleMode.values(), in.readUnsignedByte(), "mode");
-        TreeChoice trees = enumAt(TreeChoice.values(), in.readUnsignedByte(), "tree choice");
+        ShuffleMode mode = ShuffleCodes.mode(in.readUnsignedByte());
+        TreeChoice trees = ShuffleCodes.trees(in.readUnsignedByte());
         int n = WritableUtils.readVInt(in);
         if (n < 0 || n > 1 << 24) {
             throw new IllegalArgumentException("shuffle start lists " + n + " map attempts");
@@ -140,13 +141,6 @@ public final class ShuffleMessages {
                     .toString());
         }
         return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts));
-    }
-
-    private static <E> E enumAt(E[] values, int ordinal, String what) {
-        if (ordinal >= values.length) {
-            throw new IllegalArgumentException("unknown " + what + " " + ordinal);
-        }
-        return values[ordinal];
     }
 
     private static TaskAttemptID parseAttempt(String attempt, String jobId) {

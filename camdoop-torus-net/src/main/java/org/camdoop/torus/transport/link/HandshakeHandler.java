@@ -71,7 +71,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         timeout = ctx.executor().schedule(() -> {
             if (state != State.DONE) {
-                ProtocolGuard.refuse(ctx, ErrorCode.HANDSHAKE_TIMEOUT, "handshake not completed within "
+                refuse(ctx, ErrorCode.HANDSHAKE_TIMEOUT, "handshake not completed within "
                         + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
             }
         }, timeoutNanos, TimeUnit.NANOSECONDS);
@@ -96,6 +96,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 Message.Error e = (Message.Error) Messages.decode(f);
                 LOG.warn("{} refused the link from {}: {}: {}", ctx.channel().remoteAddress(), self, e.code(), e.text());
                 state = State.DONE;
+                ctx.fireUserEventTriggered(new LinkRefused(e.code() + ": " + e.text()));
                 ctx.close();
                 return;
             }
@@ -133,7 +134,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 Role peerRole = role == Role.DIALER ? Role.ACCEPTOR : Role.DIALER;
                 if (!proof.verify(a.proof(), peerRole, peer, myNonce, peerNonce)) {
                     state = State.DONE;
-                    ProtocolGuard.refuse(ctx, ErrorCode.BAD_PROOF, "server " + peer
+                    refuse(ctx, ErrorCode.BAD_PROOF, "server " + peer
                             + " failed to prove the cluster secret");
                     return;
                 }
@@ -173,7 +174,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         if (why != null) {
             state = State.DONE;
-            ProtocolGuard.refuse(ctx, code, why);
+            refuse(ctx, code, why);
             return false;
         }
         return true;
@@ -181,7 +182,13 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private void violation(ChannelHandlerContext ctx, MessageType type) {
         state = State.DONE;
-        ProtocolGuard.refuse(ctx, ErrorCode.PROTOCOL_VIOLATION, type + " frame during the handshake");
+        refuse(ctx, ErrorCode.PROTOCOL_VIOLATION, type + " frame during the handshake");
+    }
+
+    /** Refuses the peer: tells the handlers after this one, then sends the error and closes. */
+    private static void refuse(ChannelHandlerContext ctx, ErrorCode code, String why) {
+        ctx.fireUserEventTriggered(new LinkRefused(code + ": " + why));
+        ProtocolGuard.refuse(ctx, code, why);
     }
 
     private void established(ChannelHandlerContext ctx) {

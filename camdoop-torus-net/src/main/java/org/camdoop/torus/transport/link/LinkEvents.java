@@ -20,4 +20,8 @@ public interface LinkEvents {
      * peer announced its shutdown first, else {@link Link#REASON_CONNECTION_CLOSED}.
      */
     void closed(Channel ch, int peer, String reason);
+
+    /** A handshake on {@code ch} failed, refused by either side: the connection closes and its link retries. */
+    default void refused(Channel ch, String reason) {
+    }
 }

@@ -35,6 +35,8 @@ public final class LinkHandler extends ChannelInboundHandlerAdapter {
         if (evt instanceof LinkEstablished e) {
             peer = e.peer();
             events.established(ctx.channel(), peer);
+        } else if (evt instanceof LinkRefused r) {
+            events.refused(ctx.channel(), r.reason());
         }
         super.userEventTriggered(ctx, evt);
     }

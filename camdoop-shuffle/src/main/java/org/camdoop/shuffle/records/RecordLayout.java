@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.aggregation;
+package org.camdoop.shuffle.records;
 
 import org.apache.hadoop.io.WritableUtils;
 

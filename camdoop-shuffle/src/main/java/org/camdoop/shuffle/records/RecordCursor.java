@@ -1,4 +1,4 @@
-package org.camdoop.shuffle.aggregation;
+package org.camdoop.shuffle.records;
 
 import java.io.IOException;
 import org.apache.hadoop.io.WritableComparator;
@@ -9,18 +9,18 @@ import org.apache.hadoop.io.WritableUtils;
  * chunk fails with a message naming the offset instead of reading neighbouring memory or allocating wildly.
  * An EOF marker (-1, -1) ends the range early. Single-threaded.
  */
-final class RecordCursor {
+public final class RecordCursor {
     private final String label;
     private byte[] data = new byte[0];
     private int position;
     private int limit;
 
-    RecordCursor(String label) {
+    public RecordCursor(String label) {
         this.label = label;
     }
 
     /** Starts parsing {@code data[offset, offset + length)}. */
-    void reset(byte[] data, int offset, int length) {
+    public void reset(byte[] data, int offset, int length) {
         if (offset < 0 || length < 0 || offset + length > data.length) {
             throw new IllegalArgumentException(label + ": range [" + offset + ", +" + length + ") outside array of "
                     + data.length);
@@ -31,7 +31,7 @@ final class RecordCursor {
     }
 
     /** Positions {@code key} and {@code value} on the next record; false when the range (or an EOF marker) is reached. */
-    boolean next(RawBytes key, RawBytes value) throws IOException {
+    public boolean next(RawBytes key, RawBytes value) throws IOException {
         if (position >= limit) {
             return false;
         }

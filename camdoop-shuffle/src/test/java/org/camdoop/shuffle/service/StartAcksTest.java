@@ -1,0 +1,77 @@
+package org.camdoop.shuffle.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.Test;
+
+/** START re-sends with back-off to the daemons that have not answered, and the give-up, on a test-driven clock. */
+class StartAcksTest {
+
+    private static final long WAIT_MS = 10_000;
+
+    private final ManualTimer timer = new ManualTimer();
+    private final List<String> events = new ArrayList<>();
+    private final StartAcks acks = new StartAcks(timer, timer, WAIT_MS, timer::nanos,
+            (spec, server) -> events.add(timer.millis() + " resend p" + spec.partition() + " to " + server),
+            (spec, silent) -> events.add(timer.millis() + " give up p" + spec.partition() + " on " + silent));
+
+    static ShuffleSpec spec(int partition) {
+        return new ShuffleSpec(7L, "job_1700000000000_0001", partition, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP,
+                TreeChoice.SIX, new TreeSet<>());
+    }
+
+    @Test
+    void resendsToTheSilentWithBackOffThenGivesUpNamingThem() {
+        acks.expect(spec(3), Set.of(1, 2, 3));
+        acks.acknowledged(spec(3).streamKey(), 3, 1);
+        timer.advance(999);
+        assertEquals(List.of(), events);
+        timer.advance(1);
+        assertEquals(List.of("1000 resend p3 to 2", "1000 resend p3 to 3"), events);
+        acks.acknowledged(spec(3).streamKey(), 3, 2);
+        timer.advance(20_000);
+        // Intervals double (1 s, 2 s, 4 s, 8 s): the tick at 15 s is past the 10 s wait, so it gives up instead.
+        assertEquals(List.of("1000 resend p3 to 2", "1000 resend p3 to 3", "3000 resend p3 to 3",
+                "7000 resend p3 to 3", "15000 give up p3 on [3]"), events);
+        assertEquals(0, acks.unacknowledged());
+        assertEquals(0, timer.pending());
+    }
+
+    @Test
+    void everyAcknowledgementInStopsTheRetries() {
+        acks.expect(spec(1), Set.of(4, 5));
+        acks.acknowledged(spec(1).streamKey(), 1, 5);
+        acks.acknowledged(spec(1).streamKey(), 1, 4);
+        assertEquals(0, acks.unacknowledged());
+        assertEquals(0, timer.pending(), "the retry timer is cancelled");
+        timer.advance(60_000);
+        assertEquals(List.of(), events);
+    }
+
+    @Test
+    void aForgottenShuffleIsNeitherResentNorGivenUp() {
+        acks.expect(spec(1), Set.of(4));
+        acks.expect(spec(2), Set.of(4));
+        acks.forget(spec(1).streamKey(), 1);
+        assertEquals(1, acks.unacknowledged());
+        timer.advance(60_000);
+        assertEquals(List.of("1000 resend p2 to 4", "3000 resend p2 to 4", "7000 resend p2 to 4",
+                "15000 give up p2 on [4]"), events);
+    }
+
+    @Test
+    void anAcknowledgementOfAnUnknownShuffleIsIgnored() {
+        acks.acknowledged(99L, 0, 1);
+        acks.expect(spec(0), Set.of());
+        assertEquals(0, acks.unacknowledged());
+        assertEquals(0, timer.pending());
+    }
+}
