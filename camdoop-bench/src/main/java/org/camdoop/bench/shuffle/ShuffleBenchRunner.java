@@ -37,7 +37,6 @@ import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.RootStream;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.torus.topology.FailureView;
-import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.transport.TransportConfig;
 
 /**
@@ -131,7 +130,6 @@ public final class ShuffleBenchRunner {
         long startupStart = System.nanoTime();
         try (EmbeddedTorus torus = startTorus()) {
             TreeSet<String> attempts = registerJob(torus, spec, manifest);
-            awaitLinksUp(torus);
             double startupSeconds = (System.nanoTime() - startupStart) / 1e9;
             ShuffleTimer timed = shuffle(torus, attempts);
             return result(workload, reference, bound, switchBound, timed, generateSeconds, startupSeconds);
@@ -179,23 +177,6 @@ public final class ShuffleBenchRunner {
             attempts.add(attempt);
         }
         return attempts;
-    }
-
-    /** Waits for every link's handshake, so the timed part does not include connecting. */
-    // TODO(issue 12): a copy of EmbeddedTorus.awaitLinks; call it instead once camdoop-shuffle makes it public.
-    private static void awaitLinksUp(EmbeddedTorus torus) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (int s = 0; s < torus.shape().size(); s++) {
-            for (Port port : torus.shape().links()) {
-                while (!torus.node(s).isLinkUp(port)) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("link " + port.label() + " of server "
-                                + torus.shape().coord(s) + " did not come up within 30 s");
-                    }
-                    Thread.sleep(5);
-                }
-            }
-        }
     }
 
     /** The timed part: R shuffles at once, a reducer thread per root, and the CPU they used. */
