@@ -1,5 +1,7 @@
 package org.camdoop.torus.transport.stream;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * The fixed pool of packet buffers of one daemon, shared by all its open streams (inbound and outbound). Every buffer a
  * stream holds or has promised as credit is reserved here first, so buffer memory never exceeds
@@ -24,6 +26,8 @@ public final class BufferBudget {
     private int streams;
     /** Guarded by this: high-water mark of {@link #reserved}, for tests and metrics. */
     private int peakReserved;
+    /** Guarded by this: completed when {@link #streams} next drops to zero ({@link #whenNoOpenStreams}); or null. */
+    private CompletableFuture<Void> noStreams;
 
     public BufferBudget(long budgetBytes, int segmentBytes, int minPerStream) {
         if (segmentBytes <= 0 || minPerStream <= 0) {
@@ -56,9 +60,36 @@ public final class BufferBudget {
     }
 
     /** A stream closed and gives back every buffer it had reserved. */
-    public synchronized void unregister(long heldReservation) {
-        streams--;
-        reserved -= (int) heldReservation;
+    public void unregister(long heldReservation) {
+        CompletableFuture<Void> drained = null;
+        synchronized (this) {
+            streams--;
+            reserved -= (int) heldReservation;
+            if (streams == 0) {
+                drained = noStreams;
+                noStreams = null;
+            }
+        }
+        if (drained != null) {
+            drained.complete(null);
+        }
+    }
+
+    /**
+     * Completes once no stream is open here (at once if none is): every stream closed and gave its buffers back. For
+     * callers that wait for a daemon to settle (tests, an orderly stop) instead of polling {@link #openStreams}.
+     */
+    public CompletableFuture<Void> whenNoOpenStreams() {
+        synchronized (this) {
+            if (streams == 0) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (noStreams == null) {
+                noStreams = new CompletableFuture<>();
+            }
+            // A copy, so a caller that completes or cancels its future cannot wake the other waiters.
+            return noStreams.copy();
+        }
     }
 
     /** The share each stream may grow to now. */

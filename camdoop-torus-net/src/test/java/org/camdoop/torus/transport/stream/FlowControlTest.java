@@ -78,4 +78,23 @@ class FlowControlTest {
         assertEquals(8, b.reservedBuffers());
         assertEquals(10, b.peakReservedBuffers());
     }
+
+    @Test
+    void noOpenStreamsCompletesWhenTheLastStreamClosesAndAtOnceWhenNoneIsOpen() {
+        BufferBudget b = new BufferBudget(10 * 1024, 1024, 2);
+        assertTrue(b.whenNoOpenStreams().isDone(), "no stream was ever open");
+        int first = b.register();
+        int second = b.register();
+        java.util.concurrent.CompletableFuture<Void> idle = b.whenNoOpenStreams();
+        java.util.concurrent.CompletableFuture<Void> other = b.whenNoOpenStreams();
+        other.cancel(false);
+        b.unregister(first);
+        assertFalse(idle.isDone(), "one stream is still open");
+        b.unregister(second);
+        assertTrue(idle.isDone() && !idle.isCompletedExceptionally(),
+                "the last stream closed (another waiter cancelling its own future changes nothing)");
+        assertEquals(0, b.reservedBuffers());
+        b.register();
+        assertFalse(b.whenNoOpenStreams().isDone(), "a stream opened again: a new wait");
+    }
 }
