@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -37,7 +38,8 @@ class InJvmTorusTest {
         Coord b = new Coord(1, 0, 0);
         try (TorusNode na = TorusNode.start(cfg, topo, a, group, FailureView.none(shape));
                 TorusNode nb = TorusNode.start(cfg, topo, b, group, FailureView.none(shape))) {
-            Nodes.await(() -> na.isLinkUp(Port.PLUS_X) && nb.isLinkUp(Port.PLUS_X), 10_000, "link up");
+            Nodes.await(CompletableFuture.allOf(Nodes.linkUp(na, Port.PLUS_X), Nodes.linkUp(nb, Port.PLUS_X)), 10_000,
+                    "link up");
             StreamId slowId = new StreamId(1, 0, 0, 0);
             StreamId fastId = new StreamId(2, 0, 0, 0);
             Collector slow = new Collector();
@@ -74,7 +76,7 @@ class InJvmTorusTest {
             // Consumer catches up: everything arrives once, in order.
             final int total = accepted;
             slow.releaseHeld();
-            Nodes.await(() -> slow.values.size() == total, 10_000, "slow stream drained");
+            Nodes.await(slow.whenReceived(total), 10_000, "the slow stream's " + total + " frames");
             assertEquals(IntStream.range(0, total).boxed().collect(Collectors.toList()), slow.values);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -110,7 +112,7 @@ class InJvmTorusTest {
                 int x = detour[h];
                 Port p = shape.portTo(x, detour[h + 1]);
                 TorusNode nx = nodes.stream().filter(n -> n.index() == x).findFirst().orElseThrow();
-                Nodes.await(() -> nx.isLinkUp(p), 10_000, "link " + shape.coord(x) + " " + p.label());
+                Nodes.await(Nodes.linkUp(nx, p), 10_000, "link " + shape.coord(x) + " " + p.label());
             }
             StreamId id = new StreamId(9, 4, 2, src);
             Collector got = new Collector();

@@ -9,8 +9,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.stream.OutboundStream;
 
@@ -57,13 +61,41 @@ final class Nodes {
         }
     }
 
-    static void await(BooleanSupplier cond, long millis, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out after " + millis + " ms waiting for " + what);
+    /**
+     * Completes when {@code node}'s link through {@code port} is up: on its link-up event, or at once if it already is
+     * (the listener is registered after start, so a link already up announced itself before it was there).
+     */
+    static CompletableFuture<Void> linkUp(TorusNode node, Port port) {
+        CompletableFuture<Void> up = new CompletableFuture<>();
+        node.addListener(new TransportListener() {
+            @Override
+            public void linkUp(Port p, Coord peer) {
+                if (p == port) {
+                    up.complete(null);
+                }
             }
-            Thread.sleep(5);
+        });
+        if (node.isLinkUp(port)) {
+            up.complete(null);
         }
+        return up;
+    }
+
+    /** Waits for {@code event}; fails the test naming {@code what} if it has not happened within {@code millis}. */
+    static <T> T await(CompletableFuture<T> event, long millis, String what) throws Exception {
+        try {
+            return event.get(millis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return fail("timed out after " + millis + " ms waiting for " + what);
+        }
+    }
+
+    /** Waits for the next item of {@code events}; fails the test naming {@code what} if none came within millis. */
+    static <T> T next(BlockingQueue<T> events, long millis, String what) throws InterruptedException {
+        T e = events.poll(millis, TimeUnit.MILLISECONDS);
+        if (e == null) {
+            fail("timed out after " + millis + " ms waiting for " + what);
+        }
+        return e;
     }
 }

@@ -8,9 +8,11 @@ import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.camdoop.torus.topology.Coord;
@@ -34,18 +36,16 @@ class TcpLinkTest {
     void badSecretIsRefusedAndOtherLinksAreUnaffected() throws Exception {
         TorusShape shape = new TorusShape(3, 1, 1);
         Topology topo = Nodes.loopback(shape);
-        CountDownLatch abUp = new CountDownLatch(2);
         // Each of A and B dials C; every attempt is refused (C cannot prove the secret): wait for a few of them.
         CountDownLatch aRefused = new CountDownLatch(3);
         CountDownLatch bRefused = new CountDownLatch(3);
         try (TorusNode a = TorusNode.start(Nodes.config("right"), topo, A);
                 TorusNode b = TorusNode.start(Nodes.config("right"), topo, B);
                 TorusNode c = TorusNode.start(Nodes.config("wrong"), topo, C)) {
-            a.addListener(upCounter(abUp, B));
-            b.addListener(upCounter(abUp, A));
             a.addListener(refusalCounter(aRefused));
             b.addListener(refusalCounter(bRefused));
-            Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && b.isLinkUp(Port.MINUS_X), 10_000, "link A-B");
+            Nodes.await(CompletableFuture.allOf(Nodes.linkUp(a, Port.PLUS_X), Nodes.linkUp(b, Port.MINUS_X)), 10_000,
+                    "link A-B up on both sides");
             // C dials nobody first (higher index) but A and B dial C: several refused attempts, and no link.
             assertTrue(aRefused.await(20, TimeUnit.SECONDS), "A's handshakes with C refused");
             assertTrue(bRefused.await(20, TimeUnit.SECONDS), "B's handshakes with C refused");
@@ -70,23 +70,23 @@ class TcpLinkTest {
     void anOrderlyShutdownIsAnnouncedAndACutIsNot() throws Exception {
         TorusShape shape = new TorusShape(3, 1, 1);
         Topology topo = Nodes.loopback(shape);
-        List<String> reasons = java.util.Collections.synchronizedList(new ArrayList<>());
+        BlockingQueue<String> downs = new LinkedBlockingQueue<>();
         try (TorusNode a = TorusNode.start(Nodes.config("s"), topo, A);
                 TorusNode c = TorusNode.start(Nodes.config("s"), topo, C)) {
             TorusNode b = TorusNode.start(Nodes.config("s"), topo, B);
             a.addListener(new TransportListener() {
                 @Override
                 public void linkDown(Port port, Coord peer, String reason) {
-                    reasons.add(peer + " " + reason);
+                    downs.add(peer + " " + reason);
                 }
             });
-            Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && a.isLinkUp(Port.MINUS_X), 10_000, "A's links");
+            Nodes.await(CompletableFuture.allOf(Nodes.linkUp(a, Port.PLUS_X), Nodes.linkUp(a, Port.MINUS_X)), 10_000,
+                    "A's links up");
             a.cutLink(Port.MINUS_X);
-            Nodes.await(() -> reasons.size() == 1, 10_000, "the cut reported");
+            assertEquals(C + " " + Link.REASON_CONNECTION_CLOSED, Nodes.next(downs, 10_000, "the cut reported"));
             b.close();
-            Nodes.await(() -> reasons.size() == 2, 10_000, "B's shutdown reported");
-            assertEquals(List.of(C + " " + Link.REASON_CONNECTION_CLOSED, B + " " + Link.REASON_PEER_SHUT_DOWN),
-                    reasons);
+            assertEquals(B + " " + Link.REASON_PEER_SHUT_DOWN, Nodes.next(downs, 10_000, "B's shutdown reported"));
+            assertEquals(List.of(), List.copyOf(downs), "no other link went down");
         }
     }
 
@@ -99,23 +99,12 @@ class TcpLinkTest {
         };
     }
 
-    private static TransportListener upCounter(CountDownLatch latch, Coord expected) {
-        return new TransportListener() {
-            @Override
-            public void linkUp(Port port, Coord peer) {
-                if (peer.equals(expected)) {
-                    latch.countDown();
-                }
-            }
-        };
-    }
-
     @Test
     void cutLinkReconnectsAndTheStreamResumesWithoutLossOrDuplicate() throws Exception {
         TorusShape shape = new TorusShape(2, 1, 1);
         Topology topo = Nodes.loopback(shape);
         List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger ups = new AtomicInteger();
+        BlockingQueue<Port> ups = new LinkedBlockingQueue<>();
         // Shaped to 4 MB/s per direction so the cuts land mid-stream (this also exercises the token buckets).
         TransportConfig cfg = Nodes.config("s").with(TransportConfig.SHAPING_BYTES_PER_SECOND, 4_000_000)
                 .with(TransportConfig.SHAPING_BURST_BYTES, 64 * 1024);
@@ -124,7 +113,7 @@ class TcpLinkTest {
             a.addListener(new TransportListener() {
                 @Override
                 public void linkUp(Port port, Coord peer) {
-                    ups.incrementAndGet();
+                    ups.add(port);
                 }
 
                 @Override
@@ -137,7 +126,8 @@ class TcpLinkTest {
                     events.add("suspected " + server);
                 }
             });
-            Nodes.await(() -> a.isLinkUp(Port.PLUS_X) && b.isLinkUp(Port.PLUS_X), 10_000, "link up");
+            Nodes.await(CompletableFuture.allOf(Nodes.linkUp(a, Port.PLUS_X), Nodes.linkUp(b, Port.PLUS_X)), 10_000,
+                    "link up");
             StreamId id = new StreamId(7, 3, 1, 0);
             Collector got = new Collector();
             b.openInbound(id, A, got);
@@ -153,15 +143,17 @@ class TcpLinkTest {
             });
             writer.start();
             for (int cut = 1; cut <= 3; cut++) {
-                final int seen = got.values.size(); final int cutNo = cut;
-                Nodes.await(() -> got.values.size() > seen + 1000, 20_000, "progress at cut " + cutNo + " seen " + got.values.size());
+                int seen = got.values.size();
+                Nodes.await(got.whenReceived(seen + 1001), 20_000, "1000 more frames before cut " + cut + " (had "
+                        + seen + ", now " + got.values.size() + ")");
                 assertEquals(1, got.ended.getCount(), "the cut must land mid-stream");
+                ups.clear(); // the first link-up, or the previous reconnect's
                 (cut % 2 == 0 ? b : a).cutLink(Port.PLUS_X);
-                final int c = cut;
-                Nodes.await(() -> ups.get() > c, 20_000, "reconnect " + cut);
+                assertEquals(Port.PLUS_X, Nodes.next(ups, 20_000, "A's link up again after cut " + cut));
             }
             assertTrue(got.ended.await(30, TimeUnit.SECONDS), "END arrives");
             writer.join(10_000);
+            assertFalse(writer.isAlive(), "the writer returned after END");
             assertEquals(IntStream.range(0, n).boxed().collect(Collectors.toList()), got.values,
                     "every frame exactly once, in order");
             assertEquals(LongStream(n), got.seqs);
