@@ -144,6 +144,11 @@ public final class CamdoopService {
         return parked.size();
     }
 
+    /** Completes once no START waits here for its spec (at once if none does): released, cancelled or timed out. */
+    public CompletableFuture<Void> whenNoParkedStarts() {
+        return parked.whenEmpty();
+    }
+
     /** The job ended or expired on this daemon: forget its broadcast state. */
     public void forgetJob(String jobId) {
         broadcast.forget(jobId);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +18,8 @@ import org.camdoop.shuffle.protocol.ShuffleSpec;
  * refused, or its wait runs out; then {@code onTimeout} gets it. Bounded: beyond {@link #MAX_PARKED} a START is not
  * parked.
  *
- * <p>Thread-safe: {@link #lock} guards {@link #byJob}. Callbacks run outside the lock.
+ * <p>Thread-safe: {@link #lock} guards {@link #byJob} and {@link #emptyWaiters}. Callbacks and futures complete outside
+ * the lock.
  */
 final class ParkedStarts {
 
@@ -35,6 +37,8 @@ final class ParkedStarts {
     private final Object lock = new Object();
     /** Job id to its parked starts. Guarded by {@link #lock}. */
     private final Map<String, List<Parked>> byJob = new HashMap<>();
+    /** Waiting for no start to be parked ({@link #whenEmpty}). Guarded by {@link #lock}. */
+    private final List<CompletableFuture<Void>> emptyWaiters = new ArrayList<>();
 
     /** @param onTimeout gets a start whose job stayed unknown for {@code waitMs}, and the wait */
     ParkedStarts(ScheduledExecutorService timer, long waitMs, BiConsumer<ShuffleSpec, Long> onTimeout) {
@@ -64,9 +68,12 @@ final class ParkedStarts {
     /** The starts parked for {@code jobId}, no longer parked (the job is now known, or refused). */
     List<ShuffleSpec> release(String jobId) {
         List<Parked> out;
+        List<CompletableFuture<Void>> emptied;
         synchronized (lock) {
             out = byJob.remove(jobId);
+            emptied = emptied();
         }
+        emptied.forEach(f -> f.complete(null));
         if (out == null) {
             return List.of();
         }
@@ -76,6 +83,7 @@ final class ParkedStarts {
 
     /** Drops the parked start of a shuffle (it was aborted). */
     void cancel(long streamKey, int partition) {
+        List<CompletableFuture<Void>> emptied;
         synchronized (lock) {
             for (List<Parked> list : byJob.values()) {
                 list.removeIf(p -> {
@@ -87,7 +95,9 @@ final class ParkedStarts {
                 });
             }
             byJob.values().removeIf(List::isEmpty);
+            emptied = emptied();
         }
+        emptied.forEach(f -> f.complete(null));
     }
 
     int size() {
@@ -96,15 +106,40 @@ final class ParkedStarts {
         }
     }
 
+    /** Completes once no start is parked here (at once if none is). */
+    CompletableFuture<Void> whenEmpty() {
+        synchronized (lock) {
+            if (byJob.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            emptyWaiters.add(f);
+            return f;
+        }
+    }
+
+    /** The waiters to wake if nothing is parked now (completed by the caller outside the lock). Caller holds lock. */
+    private List<CompletableFuture<Void>> emptied() {
+        if (!byJob.isEmpty() || emptyWaiters.isEmpty()) {
+            return List.of();
+        }
+        List<CompletableFuture<Void>> ready = List.copyOf(emptyWaiters);
+        emptyWaiters.clear();
+        return ready;
+    }
+
     private void expire(ShuffleSpec spec) {
         boolean removed;
+        List<CompletableFuture<Void>> emptied;
         synchronized (lock) {
             List<Parked> list = byJob.get(spec.jobId());
             removed = list != null && list.removeIf(p -> p.spec() == spec);
             if (list != null && list.isEmpty()) {
                 byJob.remove(spec.jobId());
             }
+            emptied = emptied();
         }
+        emptied.forEach(f -> f.complete(null));
         if (removed) {
             onTimeout.accept(spec, waitMs);
         }

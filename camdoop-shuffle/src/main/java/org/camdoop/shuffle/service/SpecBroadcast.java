@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.camdoop.shuffle.protocol.JarDigest;
@@ -90,6 +91,8 @@ public final class SpecBroadcast {
     private final Map<String, FailureView> broadcast = new HashMap<>();
     /** Jobs refused here and why, oldest first, at most {@link #MAX_REFUSALS_KEPT}. Guarded by {@link #lock}. */
     private final Map<String, String> refused = new LinkedHashMap<>();
+    /** Waiting for a job's refusal ({@link #whenRefused}), by job id. Guarded by {@link #lock}. */
+    private final Map<String, CompletableFuture<String>> refusalWaiters = new HashMap<>();
     /** Bytes allocated to assemblies. Guarded by {@link #lock}. */
     private long bytesInFlight;
     /** The last tree used, reused while origin and view stay the same. Guarded by {@link #lock}. */
@@ -227,6 +230,7 @@ public final class SpecBroadcast {
             drop(jobId);
             broadcast.remove(jobId);
             refused.remove(jobId);
+            refusalWaiters.remove(jobId);
         }
     }
 
@@ -234,6 +238,21 @@ public final class SpecBroadcast {
     public Optional<String> refusal(String jobId) {
         synchronized (lock) {
             return Optional.ofNullable(refused.get(jobId));
+        }
+    }
+
+    /**
+     * Completes with the reason once this daemon refuses {@code jobId} (at once if it has). For tests and diagnostics:
+     * a job never refused keeps its waiter until {@link #forget}.
+     */
+    public CompletableFuture<String> whenRefused(String jobId) {
+        synchronized (lock) {
+            String reason = refused.get(jobId);
+            if (reason != null) {
+                return CompletableFuture.completedFuture(reason);
+            }
+            // A copy, so a caller that completes or cancels its future cannot wake the other waiters.
+            return refusalWaiters.computeIfAbsent(jobId, k -> new CompletableFuture<>()).copy();
         }
     }
 
@@ -276,12 +295,17 @@ public final class SpecBroadcast {
     }
 
     private void refuse(String jobId, String reason) {
+        CompletableFuture<String> waiting;
         synchronized (lock) {
             drop(jobId);
             refused.put(jobId, reason);
             if (refused.size() > MAX_REFUSALS_KEPT) {
                 refused.remove(refused.keySet().iterator().next());
             }
+            waiting = refusalWaiters.remove(jobId);
+        }
+        if (waiting != null) {
+            waiting.complete(reason);
         }
         LOG.error("daemon {} refused job {}: {}", node.coord(), jobId, reason);
         listener.refused(jobId, reason);

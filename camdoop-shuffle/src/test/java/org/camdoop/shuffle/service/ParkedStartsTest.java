@@ -1,10 +1,13 @@
 package org.camdoop.shuffle.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
@@ -77,5 +80,33 @@ class ParkedStartsTest {
         }
         assertEquals(ParkedStarts.Parking.FULL, parked.park(spec(JOB_B, 0), () -> false));
         assertEquals(ParkedStarts.MAX_PARKED, parked.size());
+    }
+
+    @Test
+    void whenEmptyCompletesOnceTheLastStartLeavesByReleaseCancelOrTimeOut() {
+        assertTrue(parked.whenEmpty().isDone(), "nothing parked");
+        ShuffleSpec cancelled = spec(JOB_A, 0);
+        parked.park(cancelled, () -> false);
+        parked.park(spec(JOB_A, 1), () -> false);
+        timer.advance(1);
+        parked.park(spec(JOB_B, 5), () -> false);
+        CompletableFuture<Void> empty = parked.whenEmpty();
+        parked.cancel(cancelled.streamKey(), 0);
+        assertFalse(empty.isDone(), "two starts still parked");
+        parked.release(JOB_A);
+        assertFalse(empty.isDone(), "job B's start is still parked");
+        timer.advance(WAIT_MS);
+        assertEquals(List.of("5001 " + JOB_B + " p5 after 5000"), timedOut);
+        assertTrue(empty.isDone(), "the last parked start timed out");
+
+        parked.park(spec(JOB_A, 3), () -> false);
+        CompletableFuture<Void> released = parked.whenEmpty();
+        parked.release(JOB_A);
+        assertTrue(released.isDone(), "the last parked start was released");
+        ShuffleSpec last = spec(JOB_B, 1);
+        parked.park(last, () -> false);
+        CompletableFuture<Void> dropped = parked.whenEmpty();
+        parked.cancel(last.streamKey(), 1);
+        assertTrue(dropped.isDone(), "the last parked start was cancelled");
     }
 }
