@@ -69,35 +69,6 @@ class BoundedMemoryTest {
                 TransportConfig.MAX_FRAME_BYTES, "8192", TransportConfig.BUFFER_BUDGET_BYTES, Long.toString(budgetBytes)));
     }
 
-    /** Drains every root concurrently; returns each one's last item and records. */
-    private static List<Object[]> drainAll(List<RootStream> roots) throws InterruptedException {
-        List<ChunkQueueRun> runs = new ArrayList<>();
-        List<Object[]> out = new ArrayList<>();
-        for (int i = 0; i < roots.size(); i++) {
-            runs.add(new ChunkQueueRun("root " + i));
-            out.add(new Object[] {null, runs.get(i)});
-        }
-        int remaining = roots.size();
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (remaining > 0 && System.nanoTime() < deadline) {
-            for (int i = 0; i < roots.size(); i++) {
-                if (out.get(i)[0] != null) {
-                    continue;
-                }
-                StreamItem n = roots.get(i).next(Duration.ofMillis(2));
-                if (n instanceof StreamItem.Chunk c) {
-                    runs.get(i).offer(c.bytes(), c.length());
-                } else if (!(n instanceof StreamItem.Timeout)) {
-                    runs.get(i).finish();
-                    out.get(i)[0] = n;
-                    remaining--;
-                }
-            }
-        }
-        assertEquals(0, remaining, "shuffles still running after two minutes");
-        return out;
-    }
-
     @Test
     void aHundredPartitionsAtOnceStayWithinEachDaemonsBudget() throws Exception {
         int partitions = 100;
@@ -112,10 +83,11 @@ class BoundedMemoryTest {
                         TreeChoice.SIX, job.attempts());
                 roots.add(torus.service(p % SHAPE.size()).startShuffle(spec));
             }
-            List<Object[]> results = drainAll(roots);
+            List<TorusWaits.Drained> results = TorusWaits.drainAll(roots, Duration.ofSeconds(120));
             for (int p = 0; p < partitions; p++) {
-                assertInstanceOf(StreamItem.End.class, results.get(p)[0], String.valueOf(results.get(p)[0]));
-                ChunkQueueRun run = (ChunkQueueRun) results.get(p)[1];
+                StreamItem last = results.get(p).last();
+                assertInstanceOf(StreamItem.End.class, last, last::toString);
+                ChunkQueueRun run = results.get(p).records();
                 SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
                 while (run.advance() == Advance.RECORD) {
                     sums.merge(WordCounts.text(run.key().array(), run.key().offset(), run.key().length()),
@@ -130,22 +102,7 @@ class BoundedMemoryTest {
                         "daemon " + SHAPE.coord(s) + " reserved " + b.peakReservedBuffers() + " of " + b.totalBuffers());
             }
             // Every stream of every shuffle gave its buffers back (generous: a loaded 2-core machine acks slowly).
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            int open = -1;
-            while (System.nanoTime() < deadline && open != 0) {
-                open = 0;
-                for (int s = 0; s < SHAPE.size(); s++) {
-                    open += torus.node(s).budget().openStreams();
-                }
-                Thread.sleep(20);
-            }
-            List<String> leftover = new ArrayList<>();
-            for (int s = 0; s < SHAPE.size() && open != 0; s++) {
-                for (String stream : torus.node(s).openStreams()) {
-                    leftover.add(SHAPE.coord(s) + ": " + stream);
-                }
-            }
-            assertEquals(0, open, "streams still holding buffers: " + leftover.subList(0, Math.min(10, leftover.size())));
+            TorusWaits.noOpenStreams(torus, s -> true, Duration.ofSeconds(30));
         }
     }
 

@@ -3,21 +3,16 @@ package org.camdoop.shuffle.service;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.daemon.EmbeddedTorus;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
@@ -67,15 +62,7 @@ class FailureCleanupTest {
         return attempts;
     }
 
-    private static void eventually(String what, IntSupplier value) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        int v = value.getAsInt();
-        while (v != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            v = value.getAsInt();
-        }
-        assertEquals(0, v, what);
-    }
+    private static final Duration SETTLE = Duration.ofSeconds(20);
 
     @Test
     void aServerDyingMidShuffleFailsItAndTheSurvivorsCleanUp() throws Exception {
@@ -93,21 +80,8 @@ class FailureCleanupTest {
             StreamItem last = root.drain(30, TimeUnit.SECONDS);
             assertInstanceOf(StreamItem.Failed.class, last, last::toString);
             assertTrue(((StreamItem.Failed) last).reason().contains("server 1,1,1 failed"), last.toString());
-            List<CompletableFuture<Void>> idle = new ArrayList<>();
-            for (int s = 0; s < SHAPE.size(); s++) {
-                if (s != dead) {
-                    idle.add(torus.service(s).whenIdle());
-                }
-            }
-            // Fails with a TimeoutException if a survivor keeps a shuffle running.
-            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
-            eventually("streams still holding buffers on the survivors", () -> {
-                int n = 0;
-                for (int s = 0; s < SHAPE.size(); s++) {
-                    n += s == dead ? 0 : torus.node(s).budget().openStreams();
-                }
-                return n;
-            });
+            TorusWaits.idle(torus, s -> s != dead, SETTLE);
+            TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
         }
     }
 
@@ -119,25 +93,9 @@ class FailureCleanupTest {
                     new Coord(1, 1, 1), ShuffleMode.CAMDOOP, TreeChoice.SIX, new TreeSet<>()));
             StreamItem last = root.drain(30, TimeUnit.SECONDS);
             assertInstanceOf(StreamItem.Failed.class, last, last::toString);
-            List<CompletableFuture<Void>> idle = new ArrayList<>();
-            for (int s = 0; s < SHAPE.size(); s++) {
-                idle.add(torus.service(s).whenIdle());
-            }
-            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
-            eventually("starts still parked", () -> {
-                int n = 0;
-                for (int s = 0; s < SHAPE.size(); s++) {
-                    n += torus.service(s).parkedStarts();
-                }
-                return n;
-            });
-            eventually("streams still holding buffers", () -> {
-                int n = 0;
-                for (int s = 0; s < SHAPE.size(); s++) {
-                    n += torus.node(s).budget().openStreams();
-                }
-                return n;
-            });
+            TorusWaits.idle(torus, s -> true, SETTLE);
+            TorusWaits.noParkedStarts(torus, SETTLE);
+            TorusWaits.noOpenStreams(torus, s -> true, SETTLE);
         }
     }
 }

@@ -16,8 +16,6 @@ import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.Advance;
@@ -171,41 +169,17 @@ class ServiceOnTorusTest {
         for (ShuffleSpec s : specs) {
             roots.add(torus.service(SHAPE.index(s.root())).startShuffle(s));
         }
-        // Consume them all, interleaved, so every shuffle shares the links with the others.
-        List<ChunkQueueRun> outputs = new ArrayList<>();
-        for (int i = 0; i < roots.size(); i++) {
-            outputs.add(new ChunkQueueRun("root " + i));
+        // Consume them all at once, so every shuffle shares the links with the others.
+        List<TorusWaits.Drained> outputs = TorusWaits.drainAll(roots, Duration.ofSeconds(60));
+        for (int i = 0; i < specs.size(); i++) {
+            StreamItem last = outputs.get(i).last();
+            String name = specs.get(i).describe();
+            assertInstanceOf(StreamItem.End.class, last, () -> name + ": " + last);
         }
-        boolean[] done = new boolean[roots.size()];
-        int remaining = roots.size();
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (remaining > 0 && System.nanoTime() < deadline) {
-            for (int i = 0; i < roots.size(); i++) {
-                if (done[i]) {
-                    continue;
-                }
-                StreamItem n = roots.get(i).next(Duration.ofMillis(5));
-                if (n instanceof StreamItem.Chunk c) {
-                    outputs.get(i).offer(c.bytes(), c.length());
-                } else if (!(n instanceof StreamItem.Timeout)) {
-                    assertInstanceOf(StreamItem.End.class, n, n::toString);
-                    outputs.get(i).finish();
-                    done[i] = true;
-                    remaining--;
-                }
-            }
-        }
-        List<String> unfinished = new ArrayList<>();
-        for (int i = 0; i < done.length; i++) {
-            if (!done[i]) {
-                unfinished.add(specs.get(i).describe());
-            }
-        }
-        assertEquals(List.of(), unfinished, "shuffles that did not finish");
         for (int i = 0; i < specs.size(); i++) {
             ShuffleSpec s = specs.get(i);
             SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
-            ChunkQueueRun run = outputs.get(i);
+            ChunkQueueRun run = outputs.get(i).records();
             while (run.advance() == Advance.RECORD) {
                 sums.merge(WordCounts.text(run.key().array(), run.key().offset(), run.key().length()),
                         (long) WordCounts.intValue(run.value().array(), run.value().offset(), run.value().length()),
@@ -214,12 +188,8 @@ class ServiceOnTorusTest {
             assertEquals(WordCounts.reference(s.jobId().equals(JOB) ? maps : maps2, s.partition(), REDUCERS), sums,
                     s.describe());
         }
-        // Every vertex of every shuffle finished and was forgotten (a TimeoutException otherwise).
-        List<CompletableFuture<Void>> idle = new ArrayList<>();
-        for (int server = 0; server < SHAPE.size(); server++) {
-            idle.add(torus.service(server).whenIdle());
-        }
-        CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        // Every vertex of every shuffle finished and was forgotten.
+        TorusWaits.idle(torus, server -> true, Duration.ofSeconds(10));
     }
 
     @Test

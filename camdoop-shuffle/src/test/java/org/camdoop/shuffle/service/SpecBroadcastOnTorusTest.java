@@ -21,7 +21,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -161,18 +160,6 @@ class SpecBroadcastOnTorusTest {
         return out;
     }
 
-    /** Polls {@code condition} until it holds or {@code timeout} passes; returns whether it held. */
-    private static boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(10);
-        }
-        return true;
-    }
-
     @Test
     void aJobKnownOnlyToTheRootReachesEveryDaemonWithItsJarOnce() throws Exception {
         String jobId = "job_1700000000000_0011";
@@ -249,13 +236,7 @@ class SpecBroadcastOnTorusTest {
         } finally {
             torus.service(root).specBroadcast().mute(false);
         }
-        assertTrue(await(() -> {
-            int parked = 0;
-            for (int s = 0; s < SHAPE.size(); s++) {
-                parked += torus.service(s).parkedStarts();
-            }
-            return parked == 0;
-        }, Duration.ofSeconds(10)), "starts still parked");
+        TorusWaits.noParkedStarts(torus, Duration.ofSeconds(10));
         for (int s = 0; s < SHAPE.size(); s++) {
             assertEquals(s == root, torus.registry(s).lookup(jobId).isPresent(), "job known on " + SHAPE.coord(s));
         }
@@ -279,9 +260,11 @@ class SpecBroadcastOnTorusTest {
                 SpecMessages.jarPart(jobId, origin, digest, forged.length, 0, forged, 0, forged.length)));
 
         SpecBroadcast target0 = torus.service(target).specBroadcast();
-        assertTrue(await(() -> target0.refusal(jobId).isPresent(), Duration.ofSeconds(10)), "no refusal");
+        String refusal = TorusWaits.await(target0.whenRefused(jobId), Duration.ofSeconds(10),
+                () -> SHAPE.coord(target) + " refusing " + jobId);
         String expected = "jar " + digest + " of " + jobId + " from " + origin
                 + " refused: jar digest mismatch: expected " + digest + ", got " + JarDigest.of(forged);
+        assertEquals(expected, refusal);
         assertEquals(Optional.of(expected), target0.refusal(jobId));
         assertTrue(torus.registry(target).lookup(jobId).isEmpty());
         assertEquals(0, target0.jobsInFlight());
