@@ -102,7 +102,7 @@ final class VertexSetup {
         List<LocalInputs.Reader> readers = new ArrayList<>(reading.size());
         for (ShuffleWiring.Wired w : reading) {
             Vertex v = w.vertex();
-            readers.add(new LocalInputs.Reader(w.plan().local().get(), v::schedule));
+            readers.add(new LocalInputs.Reader(w.plan().local().get(), v::onLocalData));
         }
         List<LocalInputs> inputs;
         try {

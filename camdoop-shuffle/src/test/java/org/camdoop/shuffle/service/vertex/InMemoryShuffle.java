@@ -71,7 +71,7 @@ final class InMemoryShuffle implements AutoCloseable {
                     .toList();
             List<LocalInputs.Reader> readers = new ArrayList<>();
             for (Object[] o : reading) {
-                readers.add(new LocalInputs.Reader(((VertexPlan) o[1]).local().get(), ((Vertex) o[0])::schedule));
+                readers.add(new LocalInputs.Reader(((VertexPlan) o[1]).local().get(), ((Vertex) o[0])::onLocalData));
             }
             List<LocalInputs> inputs = LocalInputs.openShared(spec, localOutputs.getOrDefault(e.getKey(), List.of()),
                     plan.spec().expectedAttempts(), plan.spec().partition(), readers);
