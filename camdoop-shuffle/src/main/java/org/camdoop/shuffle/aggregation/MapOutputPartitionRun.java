@@ -121,7 +121,13 @@ final class MapOutputPartitionRun implements SortedRun {
 
     private int readVInt() throws IOException {
         require(1);
-        int size = WritableUtils.decodeVIntSize(block[position]);
+        byte first = block[position];
+        if (first >= -112) { // a one-byte vint (WritableUtils' encoding of -112..127): every short record length
+            position++;
+            consumed++;
+            return first;
+        }
+        int size = WritableUtils.decodeVIntSize(first);
         require(size);
         int v = WritableComparator.readVInt(block, position);
         position += size;

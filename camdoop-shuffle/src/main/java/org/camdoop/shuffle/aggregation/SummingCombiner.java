@@ -7,6 +7,8 @@ import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.serializer.Deserializer;
 import org.apache.hadoop.io.serializer.WritableSerialization;
@@ -30,6 +32,11 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
  *       the job's deserializer and written with the job's serializer ({@link RecordSerializer}), as the context's
  *       writer would;</li>
  *   <li>value out: an {@link IntWritable}/{@link LongWritable} holding the sum, through the same serializer;</li>
+ *   <li>{@link Text} keys (under {@link WritableSerialization}) skip even that: {@code Text.readFields} reads a vint
+ *       length and that many bytes, {@code Text.write} writes the length as a canonical vint and the bytes, so when the
+ *       key's bytes are exactly a canonical vint plus that many bytes (checked per group) writing it back gives the
+ *       same bytes, and they are copied as they are; the value is then the 4 or 8 big-endian bytes
+ *       {@code IntWritable.write}/{@code LongWritable.write} produce;</li>
  *   <li>setup and cleanup of these classes are {@code Reducer}'s empty ones, and their instances hold no other state;
  *       the context's input counters are kept in no report (see {@link NewApiCombiner}).</li>
  * </ul>
@@ -40,6 +47,9 @@ final class SummingCombiner implements CombinerFunction {
     private final RawComparator<Object> grouping;
     private final RecordSerializer serializer;
     private final Deserializer<Object> keyDeserializer;
+    /** Text keys under WritableSerialization: canonical key bytes are copied (see the class comment). */
+    private final boolean rawTextKeys;
+    private final byte[] rawValue = new byte[8];
     private final DataInputBuffer keyInput = new DataInputBuffer();
     private final IntWritable intResult = new IntWritable();
     private final LongWritable longResult = new LongWritable();
@@ -50,6 +60,8 @@ final class SummingCombiner implements CombinerFunction {
     private SummingCombiner(boolean longs, JobAggregationSpec spec, Deserializer<Object> keyDeserializer)
             throws IOException {
         this.longs = longs;
+        this.rawTextKeys = spec.keyClass() == Text.class
+                && (Object) spec.serializationFactory().getSerialization(Text.class) instanceof WritableSerialization;
         this.grouping = spec.combinerGroupingComparator();
         this.serializer = new RecordSerializer(spec);
         this.keyDeserializer = keyDeserializer;
@@ -108,6 +120,14 @@ final class SummingCombiner implements CombinerFunction {
     }
 
     private void emit(long sum, RecordBatch output) throws IOException {
+        if (rawTextKeys && isCanonicalText(lastKey, lastKeyLength)) {
+            int valueLength = longs ? 8 : 4;
+            for (int i = 0; i < valueLength; i++) {
+                rawValue[i] = (byte) (sum >>> (8 * (valueLength - 1 - i)));
+            }
+            output.append(lastKey, 0, lastKeyLength, rawValue, 0, valueLength);
+            return;
+        }
         keyInput.reset(lastKey, 0, lastKeyLength);
         key = keyDeserializer.deserialize(key);
         if (longs) {
@@ -117,5 +137,18 @@ final class SummingCombiner implements CombinerFunction {
             intResult.set((int) sum);
             serializer.write(key, intResult, output);
         }
+    }
+
+    /** Whether {@code key[0, length)} is exactly what {@code Text.write} would write for the text it holds. */
+    private static boolean isCanonicalText(byte[] key, int length) throws IOException {
+        if (length == 0) {
+            return false;
+        }
+        int size = WritableUtils.decodeVIntSize(key[0]);
+        if (size > length) {
+            return false;
+        }
+        long textLength = WritableComparator.readVLong(key, 0);
+        return textLength >= 0 && WritableUtils.getVIntSize(textLength) == size && size + textLength == length;
     }
 }

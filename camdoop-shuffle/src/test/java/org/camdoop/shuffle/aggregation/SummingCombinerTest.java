@@ -104,6 +104,21 @@ class SummingCombinerTest {
         assertIdentical(job, records);
     }
 
+    /** Keys whose bytes are not what Text.write gives (non-canonical length, trailing bytes) are re-serialized. */
+    @Test
+    void nonCanonicalTextKeysComeOutAsHadoopWritesThem() throws IOException {
+        List<Records.Raw> records = new ArrayList<>();
+        byte[] canonical = Records.bytes(new Text("abcde"));
+        byte[] longLength = {(byte) 0x8F, 5, 'a', 'b', 'c', 'd', 'e'};
+        byte[] trailing = Arrays.copyOf(canonical, canonical.length + 2);
+        for (int i = 0; i < 3; i++) {
+            records.add(new Records.Raw(longLength, Records.bytes(new IntWritable(i))));
+            records.add(new Records.Raw(trailing, Records.bytes(new IntWritable(10 * i))));
+            records.add(new Records.Raw(Records.bytes(new Text("zz")), Records.bytes(new IntWritable(i))));
+        }
+        assertIdentical(job(Text.class, IntWritable.class, IntSumReducer.class), records);
+    }
+
     @Test
     void otherClassesAndValueTypesTakeHadoopsPath() throws IOException {
         JobAggregationSpec subclass = JobAggregationSpec.fromJob(job(Text.class, IntWritable.class, MyIntSum.class));
