@@ -20,8 +20,8 @@ import org.apache.hadoop.fs.ChecksumException;
  * its own cursor over the segment from the record where the demux left it (today's one-reader-per-tree path). The only
  * stall is the lock: a consumer that finds its queue empty while another thread is decoding reports
  * {@link Advance#NO_DATA_YET} and is woken (its waker runs) when that thread lets go; a decoding pass ends once the
- * driving stripe has a chunk, is detached, or the segment ends, so it reads at most about
- * {@code stripes x stripeBoundBytes} before letting go. Common case: one decode; worst case (every stripe but one
+ * driving stripe has a chunk, is detached, or the segment ends, or after {@link #PASS_BYTES} (then the driver yields
+ * its thread with NO_DATA_YET and its own waker, like a merge that used its pump budget). Common case: one decode; worst case (every stripe but one
  * detached): what one reader per stripe costs.
  *
  * <p>Memory: one read block (64 KB at most) plus at most {@code stripeBoundBytes} (plus one record) queued per stripe.
@@ -41,6 +41,11 @@ public final class StripeDemux {
      */
     public static final int DEFAULT_STRIPE_BOUND_BYTES = 256 * 1024;
     static final int CHUNK_BYTES = 16 * 1024;
+    /**
+     * Record bytes one decoding pass may read before it lets go of the thread: the vertex executor is shared, so a
+     * pass is bounded like a merge pump, not by how rare the driving stripe's keys are.
+     */
+    static final int PASS_BYTES = 128 * 1024;
 
     private enum StripeState { UNCLAIMED, QUEUED, DETACHED, CLOSED }
 
@@ -222,7 +227,11 @@ public final class StripeDemux {
                 if (ended) {
                     return Take.END;
                 }
-                decodeFor(stripe);
+                if (!decodeFor(stripe)) {
+                    // A full pass found nothing for this stripe: yield the thread; the wake after unlock reruns us.
+                    waiting.getAndUpdate(w -> w | bit);
+                    return Take.BUSY;
+                }
             }
         } finally {
             lock.unlock();
@@ -230,24 +239,36 @@ public final class StripeDemux {
         }
     }
 
-    /** Decodes until {@code stripe} has a whole chunk or is detached, or the segment ends. Holds the lock. */
-    private void decodeFor(int stripe) throws IOException {
+    /**
+     * Decodes until {@code stripe} has a whole chunk or is detached, or the segment ends, or {@link #PASS_BYTES} were
+     * read; false if the pass ended with nothing for {@code stripe}. Holds the lock.
+     */
+    private boolean decodeFor(int stripe) throws IOException {
         Stripe mine = stripes[stripe];
+        long passed = 0;
         try {
             while (mine.sealed.isEmpty() && mine.state == StripeState.QUEUED) {
+                if (passed >= PASS_BYTES) {
+                    if (mine.openFill == 0) {
+                        return false;
+                    }
+                    mine.seal();
+                    return true;
+                }
                 Advance step = reader.advance();
                 if (step == Advance.END) {
                     ended = true;
                     for (Stripe s : stripes) {
                         s.seal();
                     }
-                    return;
+                    return true;
                 }
                 if (step != Advance.RECORD) {
                     throw new IllegalStateException(label + ": a map output segment reported " + step);
                 }
                 long index = recordsRead++;
                 RawBytes key = reader.key();
+                passed += RecordLayout.recordSize(key.length(), reader.value().length());
                 Stripe s = stripes[striper.stripeOf(key)];
                 if (s.state != StripeState.QUEUED) {
                     continue; // unclaimed, closed, or reading on its own cursor
@@ -263,6 +284,7 @@ public final class StripeDemux {
                 }
                 s.append(key, reader.value());
             }
+            return true;
         } catch (IOException | RuntimeException e) {
             failure = e instanceof IOException io ? io : new IOException(label + ": " + e, e);
             closeReader();

@@ -81,10 +81,15 @@ class StripeDemuxTest {
         }
     }
 
+    /** Wakes posted per stripe by the demux of the last {@link #claimAll}. */
+    private final int[] wakes = new int[STRIPES];
+
     private List<SortedRun> claimAll(StripeDemux demux) {
         List<SortedRun> runs = new ArrayList<>();
+        Arrays.fill(wakes, 0);
         for (int s = 0; s < STRIPES; s++) {
-            runs.add(demux.claim(s, () -> { }));
+            int stripe = s;
+            runs.add(demux.claim(s, () -> wakes[stripe]++));
         }
         return runs;
     }
@@ -107,6 +112,7 @@ class StripeDemuxTest {
         Random rnd = new Random(3);
         int next = 0;
         long maxQueued = 0;
+        int yields = 0;
         while (!allTrue(ended)) {
             int s;
             int burst;
@@ -117,8 +123,15 @@ class StripeDemuxTest {
                 default -> { s = rnd.nextInt(STRIPES); burst = 1 + rnd.nextInt(2000); }
             }
             for (int i = 0; i < burst && !ended[s]; i++) {
+                int woken = wakes[s];
                 Advance a = runs.get(s).advance();
-                assertTrue(a != Advance.NO_DATA_YET, "one thread never finds the demux busy");
+                if (a == Advance.NO_DATA_YET) {
+                    // One thread: only a pass that found nothing for this stripe, which must have woken it to retry.
+                    assertEquals(woken + 1, wakes[s], "a NO_DATA_YET comes with its wake");
+                    yields++;
+                    i--;
+                    continue;
+                }
                 if (a == Advance.END) {
                     ended[s] = true;
                 } else {
@@ -136,6 +149,7 @@ class StripeDemuxTest {
             runs.get(s).close();
         }
         assertTrue(maxQueued <= BOUND, "queued " + maxQueued + " bytes for one stripe, bound " + BOUND);
+        assertTrue(yields < 100, yields + " passes found nothing for their stripe");
         if (order.equals("sequential") || order.equals("reverse")) {
             assertEquals(STRIPES - 1, demux.detachedStripes(), "every stripe but the first read detaches");
         } else if (order.equals("round-robin")) {
@@ -157,6 +171,37 @@ class StripeDemuxTest {
         for (SortedRun r : runs) {
             r.close();
         }
+    }
+
+    /** A pass is bounded: a stripe with no records at all yields (NO_DATA_YET plus its wake), it does not spin. */
+    @Test
+    void aStripeWithoutRecordsYieldsBetweenBoundedPassesAndStillEnds() throws IOException {
+        write(false, 40_000);
+        // Two stripes; records only of the first: keep the records of stripe 0 of a 2-way striper.
+        KeyStriper two = new KeyStriper(2);
+        records = records.stream().filter(r -> two.stripeOf(r.key(), 0, r.key().length) == 0).toList();
+        MapOutputPartitionRunTest.writeMapOutput(spec.job(), path("file.out"), path("file.out.index"),
+                List.of(List.of(), records));
+        source = MapOutputPartitionSource.locate(spec, path("file.out"), path("file.out.index"), 1);
+        StripeDemux demux = new StripeDemux("test", source, two, BOUND * 8);
+        int[] woken = new int[2];
+        SortedRun empty = demux.claim(1, () -> woken[1]++);
+        SortedRun full = demux.claim(0, () -> woken[0]++);
+        int yields = 0;
+        while (true) {
+            int before = woken[1];
+            Advance a = empty.advance();
+            if (a == Advance.END) {
+                break;
+            }
+            assertEquals(Advance.NO_DATA_YET, a, "stripe 1 has no records");
+            assertEquals(before + 1, woken[1], "each yield wakes the stripe to retry");
+            yields++;
+        }
+        assertTrue(yields > 0, "the empty stripe had to yield at least once");
+        assertSame(records, Records.drain(full), "stripe 0 got everything, queued while stripe 1 drove");
+        empty.close();
+        full.close();
     }
 
     /**
