@@ -7,7 +7,8 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
- * The job's combiner class and which MapReduce API it uses; creates a {@link CombinerFunction} per stream.
+ * The job's combiner class and which MapReduce API it uses; creates a {@link CombinerFunction} per stream: Hadoop's
+ * summing reducers get {@link SummingCombiner} (same output, byte for byte), every other class runs through Hadoop.
  * Immutable and shareable; the functions it creates are not.
  */
 public final class CombinerFactory {
@@ -40,7 +41,11 @@ public final class CombinerFactory {
     }
 
     CombinerFunction create(JobAggregationSpec spec) throws IOException {
-        return newApi ? new NewApiCombiner(combinerClass, spec) : new OldApiCombiner(combinerClass, spec);
+        if (!newApi) {
+            return new OldApiCombiner(combinerClass, spec);
+        }
+        Optional<CombinerFunction> summing = SummingCombiner.forClass(combinerClass, spec);
+        return summing.isPresent() ? summing.get() : new NewApiCombiner(combinerClass, spec);
     }
 
     @Override

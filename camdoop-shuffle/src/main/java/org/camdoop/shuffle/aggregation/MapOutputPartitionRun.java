@@ -1,14 +1,13 @@
 package org.camdoop.shuffle.aggregation;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.compress.CodecPool;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -21,7 +20,8 @@ import org.camdoop.shuffle.records.RecordLayout;
 /**
  * Streams one partition segment of a Hadoop map output file ({@code file.out}) record by record, in memory bounded by
  * the read buffer plus the largest record: IFile checksum via Hadoop's {@link IFileInputStream}, then the job's map
- * output codec, then the IFile record layout.
+ * output codec, then the IFile record layout. Decompressed data is read in blocks into one array and records are parsed
+ * in place (the key and value views point into it), so no byte goes through a per-byte stream call.
  *
  * <p>Corruption: the IFile CRC covers the whole segment and can only be checked at its end, so records read before
  * that are unverified. The run therefore never reports {@link Advance#END} before the CRC has been verified, and any
@@ -41,11 +41,13 @@ final class MapOutputPartitionRun implements SortedRun {
     private final long rawLength;
     private final IFileInputStream checksummed;
     private final Decompressor decompressor;
-    private final DataInputStream in;
+    private final InputStream in;
     private final RawBytes key = new RawBytes();
     private final RawBytes value = new RawBytes();
-    private byte[] keyBuffer = new byte[64];
-    private byte[] valueBuffer = new byte[64];
+    /** Decompressed bytes read ahead: {@code block[position, limit)} is not parsed yet. */
+    private byte[] block;
+    private int position;
+    private int limit;
     private long consumed;
     private State state = State.READING;
 
@@ -55,6 +57,7 @@ final class MapOutputPartitionRun implements SortedRun {
         this.rawLength = segment.rawLength;
         // Never buffer more than the segment holds: a daemon may have thousands of small partitions open at once.
         int buffer = (int) Math.max(512, Math.min(READ_BUFFER_BYTES, segment.partLength));
+        this.block = new byte[(int) Math.max(512, Math.min(READ_BUFFER_BYTES, segment.rawLength))];
         FSDataInputStream raw = fs.open(file, Math.min(buffer, 4096));
         Decompressor pooled = null;
         try {
@@ -67,7 +70,7 @@ final class MapOutputPartitionRun implements SortedRun {
                 data = codec.createInputStream(checksummed, pooled);
             }
             this.decompressor = pooled;
-            this.in = new DataInputStream(new BufferedInputStream(data, buffer));
+            this.in = data;
         } catch (IOException | RuntimeException e) {
             if (pooled != null) {
                 CodecPool.returnDecompressor(pooled);
@@ -98,9 +101,8 @@ final class MapOutputPartitionRun implements SortedRun {
     }
 
     private Advance readRecord() throws IOException {
-        int keyLength = WritableUtils.readVInt(in);
-        int valueLength = WritableUtils.readVInt(in);
-        consumed += WritableUtils.getVIntSize(keyLength) + WritableUtils.getVIntSize(valueLength);
+        int keyLength = readVInt();
+        int valueLength = readVInt();
         if (keyLength == RecordLayout.EOF_MARKER && valueLength == RecordLayout.EOF_MARKER) {
             checksummed.close(); // reads any unread tail and verifies the CRC: throws ChecksumException if corrupt
             state = State.ENDED;
@@ -111,18 +113,55 @@ final class MapOutputPartitionRun implements SortedRun {
             throw new IOException(label + ": malformed record after " + consumed + " of " + rawLength
                     + " raw bytes: key length " + keyLength + ", value length " + valueLength);
         }
-        keyBuffer = fill(keyBuffer, keyLength);
-        valueBuffer = fill(valueBuffer, valueLength);
+        require(keyLength + valueLength);
         consumed += keyLength + valueLength;
-        key.set(keyBuffer, 0, keyLength);
-        value.set(valueBuffer, 0, valueLength);
+        key.set(block, position, keyLength);
+        value.set(block, position + keyLength, valueLength);
+        position += keyLength + valueLength;
         return Advance.RECORD;
     }
 
-    private byte[] fill(byte[] buffer, int length) throws IOException {
-        byte[] target = buffer.length >= length ? buffer : Arrays.copyOf(buffer, Math.max(length, 2 * buffer.length));
-        in.readFully(target, 0, length);
-        return target;
+    private int readVInt() throws IOException {
+        require(1);
+        byte first = block[position];
+        if (first >= -112) { // a one-byte vint (WritableUtils' encoding of -112..127): every short record length
+            position++;
+            consumed++;
+            return first;
+        }
+        int size = WritableUtils.decodeVIntSize(first);
+        require(size);
+        int v = WritableComparator.readVInt(block, position);
+        position += size;
+        consumed += size;
+        return v;
+    }
+
+    /**
+     * Makes {@code block[position, position + bytes)} hold data, reading blocks from the stream; {@code bytes} was
+     * checked against the segment's raw length by the caller (or is at most 9), so the array grows only as far as the
+     * largest real record. The views of the previous record are no longer needed when this moves data.
+     */
+    private void require(int bytes) throws IOException {
+        if (limit - position >= bytes) {
+            return;
+        }
+        if (position > 0 || bytes > block.length) {
+            // Compact (what is left is shorter than one record) so the next read is a whole block.
+            byte[] target = bytes > block.length ? new byte[Math.max(bytes, 2 * block.length)] : block;
+            System.arraycopy(block, position, target, 0, limit - position);
+            block = target;
+            limit -= position;
+            position = 0;
+        }
+        while (limit - position < bytes) {
+            int n = in.read(block, limit, block.length - limit);
+            if (n < 0) {
+                throw new EOFException(label + ": segment ends inside a record after " + consumed + " of " + rawLength
+                        + " raw bytes");
+            }
+            limit += n;
+        }
     }
 
     /** After malformed data: a ChecksumException if the CRC over the whole segment fails, else a format error. */

@@ -25,6 +25,9 @@ final class NewApiCombiner implements CombinerFunction {
     private final JobAggregationSpec spec;
     private final RecordSerializer serializer;
     private final LocalStatusReporter reporter = new LocalStatusReporter();
+    /** Looked up once: the counters live as long as this function (one vertex's stream), not one batch. */
+    private final Counter inputKeys = reporter.getCounter("camdoop", "combine input keys");
+    private final Counter inputValues = reporter.getCounter("camdoop", "combine input values");
 
     NewApiCombiner(Class<?> combinerClass, JobAggregationSpec spec) throws IOException {
         this.combinerClass = combinerClass;
@@ -48,8 +51,7 @@ final class NewApiCombiner implements CombinerFunction {
         };
         try {
             ReduceContextImpl<Object, Object, Object, Object> context = new ReduceContextImpl(spec.job(),
-                    new TaskAttemptID(), input, reporter.getCounter("camdoop", "combine input keys"),
-                    reporter.getCounter("camdoop", "combine input values"), writer, null, reporter,
+                    new TaskAttemptID(), input, inputKeys, inputValues, writer, null, reporter,
                     spec.combinerGroupingComparator(), spec.keyClass(), spec.valueClass());
             combiner.run(new WrappedReducer<Object, Object, Object, Object>().getReducerContext(context));
         } catch (InterruptedException e) {

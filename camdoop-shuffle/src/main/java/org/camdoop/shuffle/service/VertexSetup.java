@@ -83,8 +83,39 @@ final class VertexSetup {
     /** Starts a registered wiring: refused outputs fail, vertices read their local map outputs and run. */
     void start(ShuffleWiring wiring) {
         wiring.refusals().forEach(r -> r.output().fail(r.reason()));
+        List<ShuffleWiring.Wired> reading = new ArrayList<>();
         for (ShuffleWiring.Wired w : wiring.vertices()) {
-            startOne(w.vertex(), wiring.spec(), w.plan(), w.agg());
+            if (w.plan().local().isPresent()) {
+                reading.add(w);
+            } else {
+                LocalInputs none = LocalInputs.none();
+                w.vertex().start(none.runs(), none.attempts());
+            }
+        }
+        if (!reading.isEmpty()) {
+            startReading(wiring.spec(), reading);
+        }
+    }
+
+    /** Opens the local map outputs once for all the vertices that read them (one decode per output, shared). */
+    private void startReading(ShuffleSpec spec, List<ShuffleWiring.Wired> reading) {
+        List<LocalInputs.Reader> readers = new ArrayList<>(reading.size());
+        for (ShuffleWiring.Wired w : reading) {
+            Vertex v = w.vertex();
+            readers.add(new LocalInputs.Reader(w.plan().local().get(), v::onLocalData));
+        }
+        List<LocalInputs> inputs;
+        try {
+            // Every vertex of one shuffle on a daemon carries the same job spec.
+            inputs = LocalInputs.openShared(reading.get(0).agg(), context.catalog().outputsOf(spec.jobId()),
+                    spec.expectedAttempts(), spec.partition(), readers);
+        } catch (IOException | RuntimeException e) {
+            reading.forEach(w -> w.vertex().fail("cannot read local map outputs on " + node.coord() + ": "
+                    + e.getMessage()));
+            return;
+        }
+        for (int i = 0; i < reading.size(); i++) {
+            reading.get(i).vertex().start(inputs.get(i).runs(), inputs.get(i).attempts());
         }
     }
 
@@ -141,18 +172,6 @@ final class VertexSetup {
             inputs.forEach(node::closeInbound);
             opened.forEach(o -> o.close(e));
             throw e;
-        }
-    }
-
-    private void startOne(Vertex vertex, ShuffleSpec spec, VertexPlan vp, JobAggregationSpec agg) {
-        try {
-            LocalInputs local = vp.local().isPresent()
-                    ? LocalInputs.open(agg, context.catalog().outputsOf(spec.jobId()), spec.expectedAttempts(),
-                            spec.partition(), vp.local().get())
-                    : LocalInputs.none();
-            vertex.start(local.runs(), local.attempts());
-        } catch (IOException | RuntimeException e) {
-            vertex.fail("cannot read local map outputs on " + node.coord() + ": " + e.getMessage());
         }
     }
 

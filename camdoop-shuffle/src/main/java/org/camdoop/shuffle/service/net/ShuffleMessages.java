@@ -120,6 +120,8 @@ public final class ShuffleMessages {
         }
     }
 
+    private static final String ZERO_TASK_SUFFIX = "000000_0";
+
     private static Start decodeStart(DataInputStream in) throws IOException {
         long jobKey = in.readLong();
         String jobId = in.readUTF();
@@ -133,12 +135,25 @@ public final class ShuffleMessages {
             throw new IllegalArgumentException("shuffle start lists " + n + " map attempts");
         }
         org.apache.hadoop.mapreduce.JobID job = org.apache.hadoop.mapreduce.JobID.forName(jobId);
+        // Hadoop prints "attempt_<job>_m_" then the task number padded to 6 digits, "_", the attempt number: take the
+        // prefix from Hadoop once per message and append the numbers, instead of a TaskAttemptID per attempt.
+        String zero = new TaskAttemptID(new org.apache.hadoop.mapreduce.TaskID(job, TaskType.MAP, 0), 0).toString();
+        String prefix = zero.substring(0, zero.length() - ZERO_TASK_SUFFIX.length());
         TreeSet<String> attempts = new TreeSet<>();
+        StringBuilder name = new StringBuilder(prefix.length() + 12);
         for (int i = 0; i < n; i++) {
             int task = WritableUtils.readVInt(in);
             int mapAttempt = WritableUtils.readVInt(in);
-            attempts.add(new TaskAttemptID(new org.apache.hadoop.mapreduce.TaskID(job, TaskType.MAP, task), mapAttempt)
-                    .toString());
+            if (task < 0 || mapAttempt < 0) {
+                throw new IllegalArgumentException("shuffle start lists map attempt " + task + "/" + mapAttempt);
+            }
+            name.setLength(0);
+            name.append(prefix);
+            String digits = Integer.toString(task);
+            for (int pad = digits.length(); pad < 6; pad++) {
+                name.append('0');
+            }
+            attempts.add(name.append(digits).append('_').append(mapAttempt).toString());
         }
         return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts));
     }

@@ -3,12 +3,15 @@ package org.camdoop.shuffle.service.vertex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedSet;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.KeyStriper;
 import org.camdoop.shuffle.aggregation.MapOutputPartitionSource;
 import org.camdoop.shuffle.aggregation.SortedRun;
+import org.camdoop.shuffle.aggregation.StripeDemux;
 import org.camdoop.shuffle.protocol.MapAttemptSummary;
 import org.camdoop.shuffle.service.plan.VertexPlan;
 
@@ -21,38 +24,87 @@ import org.camdoop.shuffle.service.plan.VertexPlan;
  */
 public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
 
+    /** A vertex reading a slice of the local map outputs; {@code waker} reschedules it (see {@link StripeDemux}). */
+    public record Reader(VertexPlan.LocalSlice slice, Runnable waker) {
+    }
+
     /** No local data: a vertex hosted for a failed server, or a server that ran no map of the job. */
     public static LocalInputs none() {
         return new LocalInputs(List.of(), MapAttemptSummary.of("local", List.of()));
     }
 
     /**
+     * One vertex's slice, read with a cursor of its own over each map output (no sharing between vertices).
+     *
      * @throws IOException if a map output cannot be opened (missing file, bad index); runs opened so far are closed
      */
     public static LocalInputs open(JobAggregationSpec spec, Collection<LocalMapOutput> outputs,
             SortedSet<String> expected, int partition, VertexPlan.LocalSlice slice) throws IOException {
-        List<SortedRun> runs = new ArrayList<>();
+        return openShared(spec, outputs, expected, partition, List.of(new Reader(slice, () -> { }))).get(0);
+    }
+
+    /**
+     * The slices of all of this daemon's vertices of one shuffle, in the order of {@code readers}: each map output is
+     * located once and, where several vertices read stripes of it, decoded once by a {@link StripeDemux} shared by
+     * them.
+     *
+     * @throws IOException if a map output cannot be opened (missing file, bad index); runs opened so far are closed
+     */
+    public static List<LocalInputs> openShared(JobAggregationSpec spec, Collection<LocalMapOutput> outputs,
+            SortedSet<String> expected, int partition, List<Reader> readers) throws IOException {
+        List<List<SortedRun>> runs = new ArrayList<>();
+        readers.forEach(r -> runs.add(new ArrayList<>()));
         List<String> attempts = new ArrayList<>();
-        KeyStriper striper = slice.stripes() > 1 ? new KeyStriper(slice.stripes()) : null;
         try {
             for (LocalMapOutput out : outputs) {
                 if (!expected.contains(out.attemptId())) {
                     continue;
                 }
-                SortedRun run = MapOutputPartitionSource.locate(spec, out.file(), out.index(), partition).open();
-                runs.add(striper == null ? run : striper.stripe(run, slice.stripe()));
+                MapOutputPartitionSource source =
+                        MapOutputPartitionSource.locate(spec, out.file(), out.index(), partition);
+                Map<Integer, StripeDemux> demuxes = new HashMap<>();
+                for (int i = 0; i < readers.size(); i++) {
+                    runs.get(i).add(openSlice(source, out.file() + " partition " + partition, readers, i, demuxes));
+                }
                 attempts.add(out.attemptId());
             }
         } catch (IOException | RuntimeException e) {
-            for (SortedRun r : runs) {
-                try {
-                    r.close();
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
+            for (List<SortedRun> list : runs) {
+                for (SortedRun r : list) {
+                    try {
+                        r.close();
+                    } catch (IOException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
                 }
             }
             throw e;
         }
-        return new LocalInputs(runs, MapAttemptSummary.of("local", attempts));
+        List<LocalInputs> inputs = new ArrayList<>(readers.size());
+        for (List<SortedRun> list : runs) {
+            inputs.add(new LocalInputs(list, MapAttemptSummary.of("local", attempts)));
+        }
+        return inputs;
+    }
+
+    private static SortedRun openSlice(MapOutputPartitionSource source, String label, List<Reader> readers,
+            int i, Map<Integer, StripeDemux> demuxes) throws IOException {
+        VertexPlan.LocalSlice slice = readers.get(i).slice();
+        if (slice.stripes() == 1) {
+            return source.open();
+        }
+        long sharing = readers.stream().filter(r -> r.slice().stripes() == slice.stripes()).count();
+        long sameStripe = readers.stream().filter(r -> r.slice().equals(slice)).count();
+        if (sharing == 1 || sameStripe > 1) {
+            // Nothing to share (or two readers of one stripe, which a demux cannot tell apart): a cursor of its own.
+            return new KeyStriper(slice.stripes()).stripe(source.open(), slice.stripe());
+        }
+        StripeDemux demux = demuxes.get(slice.stripes());
+        if (demux == null) {
+            demux = new StripeDemux(label, source,
+                    new KeyStriper(slice.stripes()), StripeDemux.DEFAULT_STRIPE_BOUND_BYTES);
+            demuxes.put(slice.stripes(), demux);
+        }
+        return demux.claim(slice.stripe(), readers.get(i).waker());
     }
 }

@@ -27,7 +27,7 @@ import org.camdoop.shuffle.protocol.MapAttemptSummary;
  */
 public final class Vertex {
 
-    private sealed interface Event permits Started, Data, Ended, Failed, Wake {
+    private sealed interface Event permits Started, Data, Ended, Failed, Wake, LocalData {
     }
 
     private record Started(List<SortedRun> localRuns, MapAttemptSummary local) implements Event {
@@ -43,6 +43,10 @@ public final class Vertex {
     }
 
     private record Wake() implements Event {
+    }
+
+    /** A local run that reported NO_DATA_YET may have data now (its shared decoder was let go); only causes a run. */
+    private record LocalData() implements Event {
     }
 
     private final VertexContext context;
@@ -106,6 +110,14 @@ public final class Vertex {
     /** Child stream {@code input} ended (any thread). */
     public void onEnd(int input, EndOfStream end) {
         post(new Ended(input, end));
+    }
+
+    /**
+     * A local run that reported {@code NO_DATA_YET} may now have data (any thread). An event, not a bare
+     * {@link #schedule()}: a wake arriving while the vertex runs must cause one more run after it.
+     */
+    public void onLocalData() {
+        post(new LocalData());
     }
 
     /** Gives up: an input failed, or the shuffle was aborted (any thread). */
@@ -174,6 +186,8 @@ public final class Vertex {
             failNow(f.reason());
         } else if (e instanceof Wake) {
             waitingForCredit = false;
+        } else if (e instanceof LocalData) {
+            // nothing to record: the run this event causes retries the merge
         }
     }
 

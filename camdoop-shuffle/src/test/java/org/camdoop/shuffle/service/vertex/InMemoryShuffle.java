@@ -61,15 +61,29 @@ final class InMemoryShuffle implements AutoCloseable {
             }
         }
         links.forEach((edge, link) -> link.connect(receivers.get(edge), inputIndex.get(edge)));
+        // As a daemon does: each server's vertices share one decode of each of its map outputs (StripeDemux).
+        Map<Integer, List<Object[]>> byServer = new java.util.TreeMap<>();
         for (Object[] o : toStart) {
-            Vertex v = (Vertex) o[0];
-            VertexPlan vp = (VertexPlan) o[1];
-            int server = (Integer) o[2];
-            LocalInputs local = vp.local().isPresent()
-                    ? LocalInputs.open(spec, localOutputs.getOrDefault(server, List.of()),
-                            plan.spec().expectedAttempts(), plan.spec().partition(), vp.local().get())
-                    : LocalInputs.none();
-            v.start(local.runs(), local.attempts());
+            byServer.computeIfAbsent((Integer) o[2], k -> new ArrayList<>()).add(o);
+        }
+        for (Map.Entry<Integer, List<Object[]>> e : byServer.entrySet()) {
+            List<Object[]> reading = e.getValue().stream().filter(o -> ((VertexPlan) o[1]).local().isPresent())
+                    .toList();
+            List<LocalInputs.Reader> readers = new ArrayList<>();
+            for (Object[] o : reading) {
+                readers.add(new LocalInputs.Reader(((VertexPlan) o[1]).local().get(), ((Vertex) o[0])::onLocalData));
+            }
+            List<LocalInputs> inputs = LocalInputs.openShared(spec, localOutputs.getOrDefault(e.getKey(), List.of()),
+                    plan.spec().expectedAttempts(), plan.spec().partition(), readers);
+            for (int i = 0; i < reading.size(); i++) {
+                ((Vertex) reading.get(i)[0]).start(inputs.get(i).runs(), inputs.get(i).attempts());
+            }
+            for (Object[] o : e.getValue()) {
+                if (((VertexPlan) o[1]).local().isEmpty()) {
+                    LocalInputs none = LocalInputs.none();
+                    ((Vertex) o[0]).start(none.runs(), none.attempts());
+                }
+            }
         }
     }
 

@@ -1,0 +1,88 @@
+package org.camdoop.shuffle.aggregation;
+
+import java.io.IOException;
+
+/**
+ * One stripe of a local map output partition, as its vertex reads it: the chunks a {@link StripeDemux} decoded for
+ * this stripe, then, if the demux detached the stripe (its tree lagged too far behind the others), the stripe's own
+ * cursor over the segment from where the demux left it. {@link Advance#NO_DATA_YET} means only "another vertex's
+ * thread is decoding this segment right now"; the demux runs the stripe's waker when it lets go.
+ *
+ * <p>Single-threaded: owned by its vertex's thread, like every run.
+ */
+final class StripeQueueRun implements SortedRun {
+    private final StripeDemux demux;
+    private final int stripe;
+    private final RecordCursor cursor;
+    private final RawBytes key = new RawBytes();
+    private final RawBytes value = new RawBytes();
+    private byte[] chunk;
+    private SortedRun own;
+    private boolean ended;
+    private boolean closed;
+
+    StripeQueueRun(StripeDemux demux, int stripe, String label) {
+        this.demux = demux;
+        this.stripe = stripe;
+        this.cursor = new RecordCursor(label);
+    }
+
+    @Override
+    public Advance advance() throws IOException {
+        if (closed) {
+            throw new IOException("stripe " + stripe + ": read after close");
+        }
+        if (own != null) {
+            return own.advance();
+        }
+        while (!ended) {
+            if (chunk != null && cursor.next(key, value)) {
+                return Advance.RECORD;
+            }
+            StripeDemux.Take take = demux.take(stripe, chunk);
+            chunk = null;
+            if (take.detachedAtRecord() >= 0) {
+                own = demux.openDetached(stripe, take.detachedAtRecord());
+                return own.advance();
+            }
+            switch (take.advance()) {
+                case RECORD -> {
+                    chunk = take.chunk();
+                    cursor.reset(chunk, 0, take.length());
+                }
+                case NO_DATA_YET -> {
+                    return Advance.NO_DATA_YET;
+                }
+                case END -> ended = true;
+                default -> throw new AssertionError(take.advance());
+            }
+        }
+        return Advance.END;
+    }
+
+    @Override
+    public RawBytes key() {
+        return own != null ? own.key() : key;
+    }
+
+    @Override
+    public RawBytes value() {
+        return own != null ? own.value() : value;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        chunk = null;
+        try {
+            if (own != null) {
+                own.close();
+            }
+        } finally {
+            demux.release(stripe);
+        }
+    }
+}
