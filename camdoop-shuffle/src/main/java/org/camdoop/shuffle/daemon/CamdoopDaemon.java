@@ -25,6 +25,7 @@ import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.ServiceContext;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One Camdoop daemon: its torus transport, job registry and shuffle service, configured from
  * {@code camdoop-site.xml}. Started standalone by {@code scripts/camdoop-daemon.sh} (see {@link DaemonMain}) or
- * inside a NodeManager by {@link CamdoopAuxService}. {@link #close()} stops it cleanly: no thread, socket, class loader
+ * inside a NodeManager by {@link CamdoopShuffleHandler}. {@link #close()} stops it cleanly: no thread, socket, class loader
  * or buffer outlives it.
  */
 public final class CamdoopDaemon implements AutoCloseable {
@@ -73,11 +74,23 @@ public final class CamdoopDaemon implements AutoCloseable {
     }
 
     /**
-     * Starts a daemon from {@code conf}.
+     * Starts a standalone daemon from {@code conf}: map outputs are looked for under
+     * {@link org.camdoop.shuffle.jobs.JobsConfig#LOCAL_DIRS}.
      *
      * @throws IllegalArgumentException for a configuration problem, with a one-line message naming the key
      */
     public static CamdoopDaemon start(Configuration conf) throws IOException, InterruptedException {
+        return start(conf, MapOutputLocator.standalone(conf));
+    }
+
+    /**
+     * Starts a daemon from {@code conf} that finds its tasks' map outputs with {@code outputs} (inside a NodeManager:
+     * the NodeManager's local dirs).
+     *
+     * @throws IllegalArgumentException for a configuration problem, with a one-line message naming the key
+     */
+    public static CamdoopDaemon start(Configuration conf, MapOutputLocator outputs)
+            throws IOException, InterruptedException {
         DaemonConfig daemon = DaemonConfig.from(conf);
         TransportConfig transport = daemon.transport();
         transport.clusterSecret();
@@ -97,7 +110,8 @@ public final class CamdoopDaemon implements AutoCloseable {
         JobsConfig jobs = JobsConfig.from(conf);
         JobTokens tokens = new JobTokens(jobs);
         JarCache jarCache = JarCache.open(jobs);
-        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jarCache, tokens, Clock.systemUTC()));
+        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jarCache, tokens, outputs,
+                Clock.systemUTC()));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
         ExecutorService vertices = Executors.newFixedThreadPool(daemon.vertexThreads(), named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
@@ -105,10 +119,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         try {
             node = TorusNode.start(transport, topology, coord, loop, view);
             CamdoopService service = new CamdoopService(new ServiceContext(node,
-                    jobId -> registry.mapOutputs(jobId).stream()
-                            .map(m -> new LocalMapOutput(m.attemptId(), new org.apache.hadoop.fs.Path(m.outputFile()),
-                                    new org.apache.hadoop.fs.Path(m.indexFile())))
-                            .toList(),
+                    jobId -> registry.mapOutputs(jobId).stream().map(LocalMapOutput::of).toList(),
                     jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
                     vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
                     new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs()));
@@ -221,7 +232,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         return registry.unregister(jobId);
     }
 
-    /** Where job tokens are learned (the auxiliary service's initializeApplication) and checked. */
+    /** Where job tokens and users are learned (CamdoopShuffleHandler's initializeApplication) and checked. */
     public JobTokens tokens() {
         return tokens;
     }

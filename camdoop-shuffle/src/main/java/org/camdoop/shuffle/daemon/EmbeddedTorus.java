@@ -24,6 +24,7 @@ import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
+import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.jobs.RegisteredJob;
@@ -107,7 +108,7 @@ public final class EmbeddedTorus implements AutoCloseable {
                 JarCache cache = JarCache.open(jarCacheRoot.resolve(Integer.toString(s)),
                         JobsConfig.JAR_CACHE_MAX_BYTES_DEFAULT);
                 JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobsConfig, cache,
-                        new JobTokens(jobsConfig), Clock.systemUTC()));
+                        new JobTokens(jobsConfig), MapOutputLocator.nowhere(), Clock.systemUTC()));
                 jarCaches.add(cache);
                 registries.add(registry);
                 TorusNode node = TorusNode.start(config, topology, shape.coord(s), group, view);

@@ -39,7 +39,7 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
                 if (!expected.contains(out.attemptId())) {
                     continue;
                 }
-                SortedRun run = MapOutputPartitionSource.locate(spec, out.file(), out.index(), partition).open();
+                SortedRun run = MapOutputPartitionSource.locate(spec, out.files(), partition).open();
                 runs.add(striper == null ? run : striper.stripe(run, slice.stripe()));
                 attempts.add(out.attemptId());
             }
