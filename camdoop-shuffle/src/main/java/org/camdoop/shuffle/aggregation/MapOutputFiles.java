@@ -81,7 +81,7 @@ public record MapOutputFiles(String attemptId, Path file, Path index, int partit
         long size = before.size();
         long expected = partitions == ANY_PARTITIONS ? size
                 : (long) partitions * INDEX_RECORD_BYTES + INDEX_CHECKSUM_BYTES;
-        if (size != expected || size < INDEX_CHECKSUM_BYTES || (size - INDEX_CHECKSUM_BYTES) % INDEX_RECORD_BYTES != 0
+        if (size != expected || size < INDEX_CHECKSUM_BYTES || size > Integer.MAX_VALUE - 16 || (size - INDEX_CHECKSUM_BYTES) % INDEX_RECORD_BYTES != 0
                 || size > Math.max(expected, MAX_ANY_INDEX_BYTES)) {
             throw refused("file.out.index " + index + " is " + size + " bytes; " + (partitions == ANY_PARTITIONS
                     ? "an index is 8 bytes plus 24 per partition" : partitions + " partitions need " + expected));

@@ -225,7 +225,7 @@ public final class JobRegistry implements AutoCloseable {
     }
 
     /**
-     * The job ended (the auxiliary service's {@code stopApplication}, or the standalone client's job end): cleans it
+     * The job ended (CamdoopShuffleHandler's {@code stopApplication}, or the standalone client's job end): cleans it
      * up and forgets its job token. Returns whether it was registered.
      */
     public boolean unregister(String jobId) {
