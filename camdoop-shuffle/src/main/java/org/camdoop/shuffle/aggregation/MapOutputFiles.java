@@ -164,6 +164,6 @@ public record MapOutputFiles(String attemptId, Path file, Path index, int partit
     }
 
     private MapOutputRefusedException refused(String why) {
-        return new MapOutputRefusedException("map output of " + attemptId + " refused: " + why);
+        return new MapOutputRefusedException(attemptId, why);
     }
 }

@@ -56,8 +56,7 @@ final class MapOutputPartitionRun implements SortedRun {
         Decompressor pooled = null;
         try {
             if (segment.startOffset > raw.size() || segment.partLength > raw.size() - segment.startOffset) {
-                throw new MapOutputRefusedException("map output of " + files.attemptId() + " refused: partition "
-                        + partition + " ends at " + (segment.startOffset + segment.partLength) + " but "
+                throw new MapOutputRefusedException(files.attemptId(), "partition " + partition + " ends at " + (segment.startOffset + segment.partLength) + " but "
                         + files.file() + " has " + raw.size() + " bytes");
             }
             raw.position(segment.startOffset);

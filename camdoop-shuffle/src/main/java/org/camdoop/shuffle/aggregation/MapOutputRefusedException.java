@@ -9,7 +9,15 @@ import java.io.IOException;
 public final class MapOutputRefusedException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    public MapOutputRefusedException(String message) {
-        super(message);
+    private final String reason;
+
+    public MapOutputRefusedException(String attemptId, String reason) {
+        super("map output of " + attemptId + " refused: " + reason);
+        this.reason = reason;
+    }
+
+    /** Why, without the attempt: e.g. {@code file.out /... is a symbolic link}. */
+    public String reason() {
+        return reason;
     }
 }

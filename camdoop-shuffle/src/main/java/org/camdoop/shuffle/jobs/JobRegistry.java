@@ -11,6 +11,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.MapOutputFiles;
+import org.camdoop.shuffle.aggregation.MapOutputRefusedException;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
@@ -196,8 +197,10 @@ public final class JobRegistry implements AutoCloseable {
         try {
             files = context.outputs().locate(user.get(), out);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("map output registration for {} refused: {}", out.attemptId(), e.getMessage());
-            return refused("map output registration for " + out.attemptId() + " refused: " + e.getMessage());
+            String why = "map output registration for " + out.attemptId() + " refused: "
+                    + (e instanceof MapOutputRefusedException r ? r.reason() : e.toString());
+            LOG.warn(why);
+            return refused(why);
         }
         synchronized (lock) {
             Entry e = jobs.get(out.jobId());

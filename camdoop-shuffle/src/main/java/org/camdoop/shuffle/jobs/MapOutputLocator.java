@@ -114,8 +114,8 @@ public final class MapOutputLocator {
     }
 
     private Path find(MapOutput output, String relative) throws IOException {
-        return dirs.find(relative).orElseThrow(() -> new MapOutputRefusedException("map output of "
-                + output.attemptId() + " refused: no local dir holds " + relative));
+        return dirs.find(relative).orElseThrow(() -> new MapOutputRefusedException(output.attemptId(),
+                "no local dir holds " + relative));
     }
 
     /** {@code usercache/<user>/appcache/<application>/output/<attempt>}, as ShuffleHandler.getBaseLocation says. */
@@ -125,8 +125,7 @@ public final class MapOutputLocator {
         try {
             clusterTimestamp = Long.parseLong(job.getJtIdentifier());
         } catch (NumberFormatException e) {
-            throw new MapOutputRefusedException("map output of " + attemptId + " refused: job " + jobId
-                    + " is not a YARN application's job");
+            throw new MapOutputRefusedException(attemptId, "job " + jobId + " is not a YARN application's job");
         }
         ApplicationId app = ApplicationId.newInstance(clusterTimestamp, job.getId());
         return "usercache/" + checkUser(user) + "/appcache/" + app + "/output/" + attemptId;

@@ -110,7 +110,7 @@ class MapOutputTrustTest {
     }
 
     private static String prefix(String attempt) {
-        return "map output registration for " + attempt + " refused: map output of " + attempt + " refused: ";
+        return "map output registration for " + attempt + " refused: ";
     }
 
     @Test

@@ -235,8 +235,7 @@ class JobRegistryTest {
                 MapOutputFiles.ownedBy(NodeManagerDirs.USER, MAP_0_RETRY, dir0retry.resolve("file.out"),
                         dir0retry.resolve("file.out.index"), 2)), registry.mapOutputs(JOB));
         assertEquals(MapOutputOutcome.refused(Refusal.REFUSED, "map output registration for "
-                + "attempt_1700000000000_0020_m_000002_0 refused: map output of attempt_1700000000000_0020_m_000002_0"
-                + " refused: no local dir holds usercache/" + NodeManagerDirs.USER + "/appcache/"
+                + "attempt_1700000000000_0020_m_000002_0 refused: no local dir holds usercache/" + NodeManagerDirs.USER + "/appcache/"
                 + "application_1700000000000_0020/output/attempt_1700000000000_0020_m_000002_0/file.out.index"),
                 registry.registerMapOutput(signed(token, "attempt_1700000000000_0020_m_000002_0", 2)));
         assertEquals(MapOutputOutcome.refused(Refusal.BAD_PROOF, "map output registration for " + MAP_0
