@@ -11,16 +11,15 @@ import java.util.Locale;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.camdoop.shuffle.daemon.CamdoopAuxService;
 import org.camdoop.shuffle.daemon.DaemonConfig;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TransportConfig;
 
 /**
- * A started MiniMRYarnCluster on the local file system and, when asked, the Camdoop daemons: one {@code camdoop_shuffle}
- * aux service in each NodeManager (the first {@code nodes} torus coordinates) plus forwarding-only daemons for the
- * rest of the torus. Closing stops all of it. Used by {@link MiniClusterRunner} (one program) and by the Hadoop
+ * A started MiniMRYarnCluster on the local file system and, when asked, the Camdoop daemons: each NodeManager's
+ * {@code mapreduce_shuffle} is {@code CamdoopShuffleHandler}, which hosts one daemon (the first {@code nodes} torus
+ * coordinates), plus forwarding-only daemons for the rest of the torus. Closing stops all of it. Used by {@link MiniClusterRunner} (one program) and by the Hadoop
  * benchmark (several jobs on one cluster).
  *
  * <p>The cluster's own directories (NodeManager local and log dirs, JobHistory) go under {@code work/cluster}.
@@ -157,24 +156,19 @@ public final class MiniCluster implements AutoCloseable {
     }
 
     /**
-     * The NodeManagers host {@code camdoop_shuffle} next to {@code mapreduce_shuffle}; every daemon reads the same
-     * topology file and secret.
+     * The NodeManagers' {@code mapreduce_shuffle} is {@code CamdoopShuffleHandler} (Hadoop's shuffle plus a daemon that
+     * learns each job's secret and user from it); every daemon reads the same topology file and secret. Trust on first
+     * use stays off, as it must in a NodeManager.
      */
     private static Configuration withCamdoopDaemons(Configuration base, TorusLayout layout, int nodes, Path work,
             Optional<Path> auxServiceJar) throws IOException {
-        Configuration conf = new AuxServicesPinnedConfiguration(base);
-        conf.set(PluginKeys.auxClassKey(), CamdoopAuxService.class.getName());
+        Configuration conf = new ShuffleHandlerPinnedConfiguration(base);
         auxServiceJar.ifPresent(jar -> conf.set(PluginKeys.auxClasspathKey(), jar.toAbsolutePath().toString()));
         Path topology = layout.writeTopologyFile(work.resolve("topology"));
         conf.set(TransportConfig.TOPOLOGY_FILE, topology.toAbsolutePath().toString());
         byte[] secret = new byte[16];
         new SecureRandom().nextBytes(secret);
         conf.set(TransportConfig.CLUSTER_SECRET, HexFormat.of().formatHex(secret));
-        // Hadoop 3.5's MapReduce AM gives external shuffle providers an EMPTY service-data buffer
-        // (TaskAttemptImpl.addExternalShuffleProviders puts ByteBuffer.allocate(0); only mapreduce_shuffle gets the job
-        // token), so CamdoopAuxService.initializeApplication never learns the job's secret. On this single-user
-        // loopback cluster the daemons accept the token a job's first registration brings instead.
-        conf.setBoolean(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE, true);
         if (nodes == 1) {
             // One NodeManager: the shared configuration can name its coordinate, no claiming needed.
             conf.set(DaemonConfig.COORDINATE, TorusLayout.coordText(layout.nodeManagerCoords().get(0)));

@@ -22,16 +22,17 @@ import org.junit.jupiter.api.io.TempDir;
 class MiniClusterPiecesTest {
 
     @Test
-    void auxServicesKeepCamdoopWhenMiniMrOverwritesThem() {
-        Configuration conf = new AuxServicesPinnedConfiguration(new Configuration(false));
-        assertEquals("camdoop_shuffle", conf.get("yarn.nodemanager.aux-services"));
+    void mapreduceShuffleStaysCamdoopsWhenMiniMrOverwritesIt() {
+        String key = "yarn.nodemanager.aux-services.mapreduce_shuffle.class";
+        Configuration conf = new ShuffleHandlerPinnedConfiguration(new Configuration(false));
+        assertEquals("org.camdoop.shuffle.daemon.CamdoopShuffleHandler", conf.get(key));
         // What MiniMRYarnCluster.serviceInit does.
-        conf.setStrings("yarn.nodemanager.aux-services", "mapreduce_shuffle");
-        assertEquals("mapreduce_shuffle,camdoop_shuffle", conf.get("yarn.nodemanager.aux-services"));
-        conf.set("yarn.nodemanager.aux-services", "camdoop_shuffle,mapreduce_shuffle");
-        assertEquals("mapreduce_shuffle,camdoop_shuffle", conf.get("yarn.nodemanager.aux-services"));
-        assertEquals("mapreduce_shuffle,camdoop_shuffle", new Configuration(conf).get("yarn.nodemanager.aux-services"),
+        conf.setClass(key, org.apache.hadoop.mapred.ShuffleHandler.class, org.apache.hadoop.service.Service.class);
+        assertEquals("org.camdoop.shuffle.daemon.CamdoopShuffleHandler", conf.get(key));
+        assertEquals("org.camdoop.shuffle.daemon.CamdoopShuffleHandler", new Configuration(conf).get(key),
                 "copies (the NodeManagers' YarnConfiguration) keep it");
+        conf.set("yarn.nodemanager.aux-services", "mapreduce_shuffle");
+        assertEquals("mapreduce_shuffle", conf.get("yarn.nodemanager.aux-services"), "other keys are left alone");
     }
 
     @Test

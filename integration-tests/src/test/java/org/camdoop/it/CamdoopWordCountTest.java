@@ -2,6 +2,7 @@ package org.camdoop.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
 import org.camdoop.minicluster.MiniClusterOptions;
 import org.camdoop.minicluster.MiniClusterResult;
 import org.camdoop.minicluster.MiniClusterRunner;
@@ -20,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same wordcount with Camdoop's collector and shuffle and with the stock shuffle: the outputs must be equal byte
- * for byte.
+ * for byte. The Camdoop cluster's NodeManagers run {@code CamdoopShuffleHandler} as {@code mapreduce_shuffle} with
+ * trust on first use off: the daemons learn each job's secret and user only from the NodeManager, find the map outputs
+ * themselves, and every registration and shuffle is proved with the job's real secret.
  */
 class CamdoopWordCountTest {
 
@@ -34,6 +38,14 @@ class CamdoopWordCountTest {
         MiniClusterResult stock = run(dir.resolve("work-stock"), true, in, stockOut);
         Path camdoopOut = dir.resolve("out-camdoop");
         MiniClusterResult camdoop = run(dir.resolve("work-camdoop"), false, in, camdoopOut);
+
+        Configuration cluster = new Configuration(false);
+        cluster.addResource(new org.apache.hadoop.fs.Path(
+                dir.resolve("work-camdoop/client-conf/yarn-site.xml").toUri()));
+        assertEquals("org.camdoop.shuffle.daemon.CamdoopShuffleHandler",
+                cluster.get("yarn.nodemanager.aux-services.mapreduce_shuffle.class"));
+        assertEquals("mapreduce_shuffle", cluster.get("yarn.nodemanager.aux-services"));
+        assertFalse(cluster.getBoolean("camdoop.daemon.job-token.trust-on-first-use", false));
 
         assertEquals(0, stock.exit(), "stock wordcount's exit status");
         assertEquals(0, camdoop.exit(), "Camdoop wordcount's exit status");

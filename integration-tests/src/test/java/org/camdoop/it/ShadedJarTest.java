@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded camdoop-hadoop jar as a NodeManager loads an aux service from
- * {@code yarn.nodemanager.aux-services.camdoop_shuffle.classpath}: in Hadoop's child-first
+ * {@code yarn.nodemanager.aux-services.mapreduce_shuffle.classpath}: in Hadoop's child-first
  * {@link ApplicationClassLoader} (AuxServiceClassLoader is one), Hadoop from the parent, next to another Netty on the
  * parent class path. Two daemons started from it must link up over TCP, on the relocated Netty and its renamed native
  * epoll library.
@@ -46,7 +46,7 @@ class ShadedJarTest {
                     .forEach(foreign::add);
             assertEquals(List.of(), foreign, "classes outside org/camdoop (Netty unrelocated? Hadoop or SLF4J bundled?)");
             assertTrue(jar.getEntry("org/camdoop/shaded/io/netty/channel/Channel.class") != null);
-            assertTrue(jar.getEntry("org/camdoop/shuffle/daemon/CamdoopAuxService.class") != null);
+            assertTrue(jar.getEntry("org/camdoop/shuffle/daemon/CamdoopShuffleHandler.class") != null);
             assertTrue(jar.getEntry("META-INF/native/liborg_camdoop_shaded_netty_transport_native_epoll_x86_64.so")
                     != null, "epoll library renamed for the relocated package");
             assertEquals(null, jar.getEntry("META-INF/native/libnetty_transport_native_epoll_x86_64.so"));

@@ -3,10 +3,9 @@ package org.camdoop.shuffle.aggregation;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import org.apache.hadoop.fs.ChecksumException;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.compress.CodecPool;
@@ -51,18 +50,21 @@ final class MapOutputPartitionRun implements SortedRun {
     private long consumed;
     private State state = State.READING;
 
-    MapOutputPartitionRun(JobAggregationSpec spec, FileSystem fs, Path file, int partition, IndexRecord segment)
+    MapOutputPartitionRun(JobAggregationSpec spec, MapOutputFiles files, int partition, IndexRecord segment)
             throws IOException {
-        this.label = file + " partition " + partition;
+        this.label = files.attemptId() + " (" + files.file() + ") partition " + partition;
         this.rawLength = segment.rawLength;
         // Never buffer more than the segment holds: a daemon may have thousands of small partitions open at once.
-        int buffer = (int) Math.max(512, Math.min(READ_BUFFER_BYTES, segment.partLength));
         this.block = new byte[(int) Math.max(512, Math.min(READ_BUFFER_BYTES, segment.rawLength))];
-        FSDataInputStream raw = fs.open(file, Math.min(buffer, 4096));
+        FileChannel raw = files.openData();
         Decompressor pooled = null;
         try {
-            raw.seek(segment.startOffset);
-            checksummed = new IFileInputStream(raw, segment.partLength, spec.job());
+            if (segment.startOffset > raw.size() || segment.partLength > raw.size() - segment.startOffset) {
+                throw new MapOutputRefusedException(files.attemptId(), "partition " + partition + " ends at " + (segment.startOffset + segment.partLength) + " but "
+                        + files.file() + " has " + raw.size() + " bytes");
+            }
+            raw.position(segment.startOffset);
+            checksummed = new IFileInputStream(Channels.newInputStream(raw), segment.partLength, spec.job());
             InputStream data = checksummed;
             if (spec.mapOutputCodec().isPresent()) {
                 CompressionCodec codec = spec.mapOutputCodec().get();

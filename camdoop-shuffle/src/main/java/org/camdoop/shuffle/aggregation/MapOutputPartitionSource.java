@@ -1,45 +1,50 @@
 package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
+import java.nio.file.Path;
 import org.apache.hadoop.mapred.IndexRecord;
-import org.apache.hadoop.mapred.SpillRecord;
 
 /**
  * One partition of a finished map output ({@code file.out} plus {@code file.out.index}, as {@code MapTask} leaves them
- * on the local disk). The index is read once with Hadoop's {@link SpillRecord}; each {@link #open()} streams the
- * segment anew. Immutable; the runs it opens are single-threaded.
+ * on the local disk). The index is read and checked once ({@link MapOutputFiles#readIndex()}); each {@link #open()}
+ * opens the data file anew, with the same checks, and streams the segment. Immutable; the runs it opens are
+ * single-threaded.
  */
 public final class MapOutputPartitionSource implements RunSource {
     private final JobAggregationSpec spec;
-    private final FileSystem fs;
-    private final Path file;
+    private final MapOutputFiles files;
     private final int partition;
     private final IndexRecord segment;
 
-    private MapOutputPartitionSource(JobAggregationSpec spec, FileSystem fs, Path file, int partition,
+    private MapOutputPartitionSource(JobAggregationSpec spec, MapOutputFiles files, int partition,
             IndexRecord segment) {
         this.spec = spec;
-        this.fs = fs;
-        this.file = file;
+        this.files = files;
         this.partition = partition;
         this.segment = segment;
     }
 
     /**
-     * Locates {@code partition} of the local map output {@code file} through its {@code index}.
+     * Locates {@code partition} of {@code files} through their index.
      *
+     * @throws MapOutputRefusedException if the files fail their checks
      * @throws IllegalArgumentException if the index has no such partition
      */
-    public static MapOutputPartitionSource locate(JobAggregationSpec spec, Path file, Path index, int partition)
+    public static MapOutputPartitionSource locate(JobAggregationSpec spec, MapOutputFiles files, int partition)
             throws IOException {
-        SpillRecord spills = new SpillRecord(index, spec.job());
-        if (partition < 0 || partition >= spills.size()) {
-            throw new IllegalArgumentException(index + " has " + spills.size() + " partitions; asked for " + partition);
+        IndexRecord[] index = files.readIndex();
+        if (partition < 0 || partition >= index.length) {
+            throw new IllegalArgumentException(files.index() + " has " + index.length + " partitions; asked for "
+                    + partition);
         }
-        return new MapOutputPartitionSource(spec, FileSystem.getLocal(spec.job()).getRaw(), file, partition,
-                spills.getIndex(partition));
+        return new MapOutputPartitionSource(spec, files, partition, index[partition]);
+    }
+
+    /** {@link #locate(JobAggregationSpec, MapOutputFiles, int)} for files handed over in this JVM (tests). */
+    public static MapOutputPartitionSource locate(JobAggregationSpec spec, org.apache.hadoop.fs.Path file,
+            org.apache.hadoop.fs.Path index, int partition) throws IOException {
+        return locate(spec, MapOutputFiles.inProcess(file.getName(), Path.of(file.toUri().getPath()),
+                Path.of(index.toUri().getPath())), partition);
     }
 
     /** Bytes the segment occupies on disk (compressed, with its checksum). */
@@ -54,6 +59,6 @@ public final class MapOutputPartitionSource implements RunSource {
 
     @Override
     public SortedRun open() throws IOException {
-        return new MapOutputPartitionRun(spec, fs, file, partition, segment);
+        return new MapOutputPartitionRun(spec, files, partition, segment);
     }
 }

@@ -1,5 +1,7 @@
 package org.camdoop.shuffle.aggregation;
 
+import org.camdoop.shuffle.records.RecordLayout;
+import org.camdoop.shuffle.records.RawBytes;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,5 +1,7 @@
 package org.camdoop.shuffle.aggregation;
 
+import org.camdoop.shuffle.records.RecordCursor;
+import org.camdoop.shuffle.records.RawBytes;
 import java.io.IOException;
 
 /**

@@ -77,8 +77,6 @@ public final class DaemonClient implements AutoCloseable {
         return call(LocalWire.REGISTER_MAP_OUTPUT, LocalWire.body(o -> {
             o.writeUTF(m.jobId());
             o.writeUTF(m.attemptId());
-            o.writeUTF(m.outputFile());
-            o.writeUTF(m.indexFile());
             o.writeInt(m.partitions());
             LocalWire.writeBytes(o, registration.proof());
         }));

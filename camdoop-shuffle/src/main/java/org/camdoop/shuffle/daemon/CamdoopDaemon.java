@@ -23,6 +23,7 @@ import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.torus.topology.Coord;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One Camdoop daemon: its torus transport, job registry and shuffle service, configured from
  * {@code camdoop-site.xml}. Started standalone by {@code scripts/camdoop-daemon.sh} (see {@link DaemonMain}) or
- * inside a NodeManager by {@link CamdoopAuxService}. {@link #close()} stops it cleanly: no thread, socket, class loader
+ * inside a NodeManager by {@link CamdoopShuffleHandler}. {@link #close()} stops it cleanly: no thread, socket, class loader
  * or buffer outlives it.
  */
 public final class CamdoopDaemon implements AutoCloseable {
@@ -69,11 +70,23 @@ public final class CamdoopDaemon implements AutoCloseable {
     }
 
     /**
-     * Starts a daemon from {@code conf}.
+     * Starts a standalone daemon from {@code conf}: map outputs are looked for under
+     * {@link org.camdoop.shuffle.jobs.JobsConfig#LOCAL_DIRS}.
      *
      * @throws IllegalArgumentException for a configuration problem, with a one-line message naming the key
      */
     public static CamdoopDaemon start(Configuration conf) throws IOException, InterruptedException {
+        return start(conf, MapOutputLocator.standalone(conf));
+    }
+
+    /**
+     * Starts a daemon from {@code conf} that finds its tasks' map outputs with {@code outputs} (inside a NodeManager:
+     * the NodeManager's local dirs).
+     *
+     * @throws IllegalArgumentException for a configuration problem, with a one-line message naming the key
+     */
+    public static CamdoopDaemon start(Configuration conf, MapOutputLocator outputs)
+            throws IOException, InterruptedException {
         DaemonConfig daemon = DaemonConfig.from(conf);
         TransportConfig transport = daemon.transport();
         transport.clusterSecret();
@@ -99,7 +112,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         JobRegistry registry = null;
         try {
             node = TorusNode.start(transport, topology, coord, loop, view);
-            DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemon, jobs, jarCache, node, view, vertices,
+            DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemon, jobs, jarCache, outputs, node, view, vertices,
                     housekeeping, StreamPacer.NONE, DaemonAssembly.REGISTRY);
             registry = parts.registry();
             JobRegistry jobRegistry = registry;
@@ -216,7 +229,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         return registry.unregister(jobId);
     }
 
-    /** Where job tokens are learned (the auxiliary service's initializeApplication) and checked. */
+    /** Where job tokens and users are learned (CamdoopShuffleHandler's initializeApplication) and checked. */
     public JobTokens tokens() {
         return tokens;
     }

@@ -3,12 +3,12 @@ package org.camdoop.shuffle.daemon;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import org.apache.hadoop.fs.Path;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.camdoop.shuffle.service.AggregationSpecs;
 import org.camdoop.shuffle.service.CamdoopService;
@@ -42,9 +42,7 @@ final class DaemonAssembly {
     static final Sources REGISTRY = new Sources() {
         @Override
         public MapOutputCatalog catalog(JobRegistry registry) {
-            return jobId -> registry.mapOutputs(jobId).stream()
-                    .map(m -> new LocalMapOutput(m.attemptId(), new Path(m.outputFile()), new Path(m.indexFile())))
-                    .toList();
+            return jobId -> registry.mapOutputs(jobId).stream().map(LocalMapOutput::of).toList();
         }
 
         @Override
@@ -58,14 +56,15 @@ final class DaemonAssembly {
     /**
      * Assembles a daemon on {@code node}.
      *
+     * @param outputs  where the map outputs its tasks register are ({@link MapOutputLocator#nowhere()} where none are)
      * @param vertices the threads its vertices run on
      * @param timer    runs its timeouts (spec waits, START re-sends)
      * @param pacer    paces its streams ({@link StreamPacer#NONE} but in benchmarks on an emulated switch)
      */
-    static Parts assemble(DaemonConfig daemon, JobsConfig jobs, JarCache jars, TorusNode node, FailureView view,
-            ExecutorService vertices, ScheduledExecutorService timer, StreamPacer pacer, Sources sources) {
+    static Parts assemble(DaemonConfig daemon, JobsConfig jobs, JarCache jars, MapOutputLocator outputs, TorusNode node,
+            FailureView view, ExecutorService vertices, ScheduledExecutorService timer, StreamPacer pacer, Sources sources) {
         JobTokens tokens = new JobTokens(jobs);
-        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jars, tokens, Clock.systemUTC()));
+        JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jars, tokens, outputs, Clock.systemUTC()));
         CamdoopService service = new CamdoopService(new ServiceContext(node, sources.catalog(registry),
                 sources.specs(registry), vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
                 new RegistryJobDistribution(registry, jars), timer, daemon.specWaitMs(), pacer));

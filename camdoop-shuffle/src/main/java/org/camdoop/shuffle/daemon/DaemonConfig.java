@@ -42,13 +42,13 @@ public final class DaemonConfig {
 
     /**
      * Loopback TCP port of the daemon's local endpoint, where its tasks register map outputs and start shuffles; 0 picks
-     * a free port (the aux service publishes it in {@code camdoop/daemon.port} under the NodeManager's local dirs).
+     * a free port (in a NodeManager, CamdoopShuffleHandler publishes it in {@code camdoop/daemon.port} under the NodeManager's local dirs).
      */
     public static final String LOCAL_PORT = "camdoop.daemon.local.port";
     public static final int DEFAULT_LOCAL_PORT = 0;
 
     /**
-     * Auxiliary service only: a directory shared by the daemons of one host where, when {@link #COORDINATE} is unset,
+     * In a NodeManager only (CamdoopShuffleHandler): a directory shared by the daemons of one host where, when {@link #COORDINATE} is unset,
      * each claims the first free coordinate of this host with a lock file; empty: no claiming.
      */
     public static final String CLAIM_DIR = "camdoop.daemon.claim.dir";

@@ -21,6 +21,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.jobs.JarCache;
 import org.camdoop.shuffle.jobs.JobRegistry;
+import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.protocol.JobSpec;
@@ -110,7 +111,7 @@ public final class EmbeddedTorus implements AutoCloseable {
                 TorusNode node = TorusNode.start(config, topology, shape.coord(s), group, view);
                 nodes.add(node);
                 final int server = s;
-                DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemonConfig, jobsConfig, cache, node, view,
+                DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemonConfig, jobsConfig, cache, MapOutputLocator.nowhere(), node, view,
                         vertexThreads, timer, pacer, new DaemonAssembly.Sources() {
                             @Override
                             public MapOutputCatalog catalog(JobRegistry registry) {

@@ -1,2 +1,5 @@
-/** Daemons: the standalone process, the YARN auxiliary service, and the embedded multi-daemon torus. */
+/**
+ * Daemons: the standalone process, the NodeManager shuffle handler that hosts one (CamdoopShuffleHandler), and the
+ * embedded multi-daemon torus.
+ */
 package org.camdoop.shuffle.daemon;

@@ -174,7 +174,7 @@ public final class LocalEndpoint implements AutoCloseable {
     }
 
     private void registerMapOutput(DataInputStream in, DataOutputStream out) throws IOException {
-        MapOutput output = new MapOutput(in.readUTF(), in.readUTF(), in.readUTF(), in.readUTF(), in.readInt());
+        MapOutput output = new MapOutput(in.readUTF(), in.readUTF(), in.readInt());
         MapOutputOutcome o = parts.registry().registerMapOutput(
                 new MapOutputRegistration(output, LocalWire.readBytes(in)));
         if (o.kind() == MapOutputOutcome.Kind.REFUSED) {

@@ -5,7 +5,6 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputCollector;
 import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.MapTask;
-import org.camdoop.shuffle.protocol.AuxServiceName;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
 import org.camdoop.shuffle.protocol.MapOutputRegistration;
@@ -24,10 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector<K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopMapOutputCollector.class);
 
-    private static final String PROVIDER_SERVICES = org.apache.hadoop.mapreduce.MRJobConfig
-            .MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES;
-    private static final String AUX_SERVICE = AuxServiceName.NAME;
-
     private final MapTask.MapOutputBuffer<K, V> delegate = new MapTask.MapOutputBuffer<>();
     private Context context;
 
@@ -35,12 +30,6 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
     public void init(Context context) throws IOException, ClassNotFoundException {
         this.context = context;
         delegate.init(context);
-        JobConf job = context.getJobConf();
-        if (!LocalMode.isLocal(job) && !job.getTrimmedStringCollection(PROVIDER_SERVICES).contains(AUX_SERVICE)) {
-            // Without it the NodeManager never learns the job's secret and every registration is refused.
-            LOG.warn("Camdoop: {} does not list {}: the daemon cannot verify this job; reducers will use the stock"
-                    + " shuffle", PROVIDER_SERVICES, AUX_SERVICE);
-        }
     }
 
     @Override
@@ -60,8 +49,9 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
             MapOutputFile files = task.getMapOutputFile();
             context.getReporter().incrCounter(CamdoopCounters.GROUP, CamdoopCounters.MAP_OUTPUT_BYTES,
                     java.nio.file.Files.size(java.nio.file.Path.of(localPath(files.getOutputFile()))));
+            // Names no file: the daemon finds file.out where the NodeManager's shuffle would, and checks its owner.
             register(job, new MapOutput(task.getJobID().toString(), task.getTaskID().toString(),
-                    localPath(files.getOutputFile()), localPath(files.getOutputIndexFile()), job.getNumReduceTasks()));
+                    job.getNumReduceTasks()));
         } catch (IOException | RuntimeException e) {
             LOG.warn("Camdoop: map output of {} not registered with the local daemon ({}); reducers will use the stock"
                     + " shuffle for it", task.getTaskID(), e.getMessage());
@@ -77,8 +67,8 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
         }
     }
 
-    /** The daemon reads the file from the local file system: a plain path, no scheme. */
-    static String localPath(org.apache.hadoop.fs.Path p) {
+    /** A local file system path: no scheme. */
+    private static String localPath(org.apache.hadoop.fs.Path p) {
         return p.toUri().getPath();
     }
 

@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.jobs;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -9,6 +10,8 @@ import java.util.Optional;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.aggregation.MapOutputFiles;
+import org.camdoop.shuffle.aggregation.MapOutputRefusedException;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
@@ -43,8 +46,8 @@ public final class JobRegistry implements AutoCloseable {
     private static final class Entry {
         final RegisteredJob job;
         final JarLease lease;
-        /** Attempt id to its output, in registration order. */
-        final Map<String, MapOutput> outputs = new LinkedHashMap<>();
+        /** Attempt id to its checked files, in registration order. */
+        final Map<String, MapOutputFiles> outputs = new LinkedHashMap<>();
         long lastActivityMs;
 
         Entry(RegisteredJob job, JarLease lease, long now) {
@@ -156,9 +159,12 @@ public final class JobRegistry implements AutoCloseable {
     }
 
     /**
-     * Records a local map attempt's final output after checking its job token proof. The job's spec must be
-     * registered first. Registering the same attempt with the same files again is a no-op; another attempt of the same
-     * map task (retry, speculation) is recorded separately, since the reduce side decides which attempts count.
+     * Records a local map attempt's final output after checking its job token proof and its files: the daemon derives
+     * their paths from the job's user, application and attempt ({@link MapOutputLocator}) and checks them (regular
+     * files of the job's containers' user, an index of exactly the job's partitions). The job's spec must be
+     * registered first. Registering the same attempt again is a no-op; another attempt of the same map task (retry,
+     * speculation) is recorded separately, since the reduce side decides which attempts count. The files are checked
+     * outside {@link #lock}.
      */
     public MapOutputOutcome registerMapOutput(MapOutputRegistration registration) {
         Verdict proof = context.tokens().check(registration);
@@ -166,6 +172,11 @@ public final class JobRegistry implements AutoCloseable {
             return MapOutputOutcome.refused(proof.refusal().get(), proof.reason());
         }
         MapOutput out = registration.output();
+        Optional<String> user = context.tokens().user(out.jobId());
+        if (user.isEmpty()) {
+            return MapOutputOutcome.refused(Refusal.UNKNOWN_JOB, "unknown job " + out.jobId()
+                    + ": no job token registered");
+        }
         synchronized (lock) {
             Entry e = jobs.get(out.jobId());
             if (e == null) {
@@ -178,15 +189,29 @@ public final class JobRegistry implements AutoCloseable {
                         + out.partitions() + " partitions, job " + out.jobId() + " has " + reduces + " reduces");
             }
             e.lastActivityMs = context.clock().millis();
-            MapOutput before = e.outputs.putIfAbsent(out.attemptId(), out);
-            if (before == null) {
-                return MapOutputOutcome.accepted(out.attemptId() + " recorded");
-            }
-            if (before.equals(out)) {
+            if (e.outputs.containsKey(out.attemptId())) {
                 return MapOutputOutcome.duplicate(out.attemptId() + " already recorded");
             }
-            return refused("map output registration for " + out.attemptId()
-                    + " refused: the attempt is already registered with other files");
+        }
+        MapOutputFiles files;
+        try {
+            files = context.outputs().locate(user.get(), out);
+        } catch (IOException | RuntimeException e) {
+            String why = "map output registration for " + out.attemptId() + " refused: "
+                    + (e instanceof MapOutputRefusedException r ? r.reason() : e.toString());
+            LOG.warn(why);
+            return refused(why);
+        }
+        synchronized (lock) {
+            Entry e = jobs.get(out.jobId());
+            if (e == null) {
+                return refused("map output registration for " + out.attemptId() + " refused: job " + out.jobId()
+                        + " ended while its files were checked");
+            }
+            e.lastActivityMs = context.clock().millis();
+            MapOutputFiles before = e.outputs.putIfAbsent(out.attemptId(), files);
+            return before == null ? MapOutputOutcome.accepted(out.attemptId() + " recorded")
+                    : MapOutputOutcome.duplicate(out.attemptId() + " already recorded");
         }
     }
 
@@ -194,8 +219,8 @@ public final class JobRegistry implements AutoCloseable {
         return MapOutputOutcome.refused(Refusal.REFUSED, message);
     }
 
-    /** The map outputs recorded for {@code jobId}, in registration order; empty if the job is not registered. */
-    public List<MapOutput> mapOutputs(String jobId) {
+    /** The checked map output files recorded for {@code jobId}, in registration order; empty if not registered. */
+    public List<MapOutputFiles> mapOutputs(String jobId) {
         synchronized (lock) {
             Entry e = jobs.get(jobId);
             return e == null ? List.of() : List.copyOf(e.outputs.values());
@@ -203,7 +228,7 @@ public final class JobRegistry implements AutoCloseable {
     }
 
     /**
-     * The job ended (the auxiliary service's {@code stopApplication}, or the standalone client's job end): cleans it
+     * The job ended (CamdoopShuffleHandler's {@code stopApplication}, or the standalone client's job end): cleans it
      * up and forgets its job token. Returns whether it was registered.
      */
     public boolean unregister(String jobId) {

@@ -34,6 +34,14 @@ public final class JobsConfig {
      */
     public static final String JOB_TOKEN_TRUST_ON_FIRST_USE = "camdoop.daemon.job-token.trust-on-first-use";
     public static final boolean JOB_TOKEN_TRUST_ON_FIRST_USE_DEFAULT = false;
+    /**
+     * Standalone daemons only (inside a NodeManager its own local dirs are used): comma-separated directories holding
+     * the map outputs of this server's tasks in YARN's layout ({@code usercache/<user>/appcache/<app>/output/
+     * <attempt>/file.out}); set it to the NodeManager's {@code yarn.nodemanager.local-dirs}. See
+     * {@link MapOutputLocator}.
+     */
+    public static final String LOCAL_DIRS = "camdoop.daemon.local-dirs";
+    public static final String LOCAL_DIRS_DEFAULT = "${hadoop.tmp.dir}/nm-local-dir";
 
     /**
      * A <em>job</em> key (set by the user, carried in the {@link JobSpec}): comma-separated further job configuration
@@ -95,5 +103,10 @@ public final class JobsConfig {
 
     public boolean trustOnFirstUse() {
         return trustOnFirstUse;
+    }
+
+    /** The user this JVM runs as: the owner of what it creates. */
+    public static String daemonUser() {
+        return System.getProperty("user.name");
     }
 }

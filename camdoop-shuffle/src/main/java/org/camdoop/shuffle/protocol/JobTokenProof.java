@@ -13,13 +13,13 @@ import javax.crypto.spec.SecretKeySpec;
  * version line so a proof for one kind of request can never be replayed as another. Stateless.
  *
  * <pre>
- * map output:  "camdoop-register-v1\n" jobId "\n" attemptId "\n" outputFile "\n" indexFile "\n" partitions
+ * map output:  "camdoop-register-v2\n" jobId "\n" attemptId "\n" partitions
  * job spec:    "camdoop-spec-v1\n" jobId "\n" hex(SHA-256(JobSpecCodec.encode(spec)))
  * shuffle:     "camdoop-shuffle-v1\n" jobId "\n" partition "\n" reduce attempt
  * </pre>
  */
 public final class JobTokenProof {
-    static final String MAP_OUTPUT_PURPOSE = "camdoop-register-v1\n";
+    static final String MAP_OUTPUT_PURPOSE = "camdoop-register-v2\n";
     static final String SPEC_PURPOSE = "camdoop-spec-v1\n";
     static final String SHUFFLE_PURPOSE = "camdoop-shuffle-v1\n";
     private static final String HMAC = "HmacSHA256";
@@ -28,9 +28,8 @@ public final class JobTokenProof {
 
     /** The proof for registering {@code output}. */
     public static byte[] forMapOutput(byte[] jobTokenPassword, MapOutput output) {
-        String message = MAP_OUTPUT_PURPOSE + output.jobId() + "\n" + output.attemptId() + "\n" + output.outputFile()
-                + "\n" + output.indexFile() + "\n" + output.partitions();
-        return hmac(jobTokenPassword, message);
+        return hmac(jobTokenPassword,
+                MAP_OUTPUT_PURPOSE + output.jobId() + "\n" + output.attemptId() + "\n" + output.partitions());
     }
 
     /** The proof for registering {@code spec} from a task of the job. */

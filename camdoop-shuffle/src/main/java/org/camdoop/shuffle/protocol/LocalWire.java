@@ -15,8 +15,8 @@ import java.io.IOException;
  *
  * requests (task to daemon), each answered by one reply frame unless noted
  *  1 REGISTER_JOB        i32 n; n bytes JobSpecCodec spec; i32 m; m bytes proof (JobTokenProof.forSpec)
- *  2 REGISTER_MAP_OUTPUT utf jobId; utf attemptId; utf outputFile; utf indexFile; i32 partitions;
- *                        i32 m; m bytes proof (JobTokenProof.forMapOutput)
+ *  2 REGISTER_MAP_OUTPUT utf jobId; utf attemptId; i32 partitions; i32 m; m bytes proof
+ *                        (JobTokenProof.forMapOutput). No path: the daemon derives the files (MapOutputLocator).
  *  3 PUT_JAR             i32 n; n bytes jar (the daemon checks nothing but its digest; the cache is bounded)
  *  4 CLAIM_TOKEN         utf jobId; i32 n; n bytes job token password (standalone trust on first use)
  *  5 START_SHUFFLE       utf jobId; i32 partition; i32 attempt; u8 mode (0 camdoop, 1 noagg, 2 direct);

@@ -3,14 +3,15 @@ package org.camdoop.shuffle.protocol;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 
 /**
- * One map attempt's final output on this server, as the daemon records it: the attempt, Hadoop's {@code file.out} and
- * {@code file.out.index} paths, and the number of partitions in it. The files stay Hadoop's (the NodeManager deletes
- * them); the daemon only reads them.
+ * One map attempt's final output on this server, as a task names it to its daemon: the job, the attempt and the number
+ * of partitions in it. It names no file: the daemon derives {@code file.out} and {@code file.out.index} from the job's
+ * user, application and attempt under the NodeManager's local dirs, as Hadoop's ShuffleHandler does, and opens them
+ * with owner checks ({@code jobs.MapOutputLocator}). The files stay Hadoop's (the NodeManager deletes them).
  */
-public record MapOutput(String jobId, String attemptId, String outputFile, String indexFile, int partitions) {
+public record MapOutput(String jobId, String attemptId, int partitions) {
     /**
-     * @throws IllegalArgumentException if the attempt is not a map attempt of {@code jobId}, a path is empty or holds
-     *     a line break (the proof message is line-based), or {@code partitions} is negative
+     * @throws IllegalArgumentException if the attempt is not a map attempt of {@code jobId} or {@code partitions} is
+     *     negative
      */
     public MapOutput {
         TaskAttemptID attempt;
@@ -25,16 +26,12 @@ public record MapOutput(String jobId, String attemptId, String outputFile, Strin
         if (!attempt.isMap()) {
             throw new IllegalArgumentException("attempt " + attemptId + " is not a map attempt");
         }
-        checkPath("output file", outputFile);
-        checkPath("index file", indexFile);
+        if (!attempt.toString().equals(attemptId)) {
+            // The id names a directory: only its canonical form, which holds no path separator or dot segment.
+            throw new IllegalArgumentException("attempt id " + attemptId + " is not in canonical form");
+        }
         if (partitions < 0) {
             throw new IllegalArgumentException("negative partition count " + partitions + " for " + attemptId);
-        }
-    }
-
-    private static void checkPath(String what, String path) {
-        if (path == null || path.isEmpty() || path.indexOf('\n') >= 0 || path.indexOf('\r') >= 0) {
-            throw new IllegalArgumentException(what + " must be a non-empty single-line path: " + path);
         }
     }
 }

@@ -19,6 +19,8 @@ import org.camdoop.torus.transport.TorusNode;
 import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wires this daemon's vertices of a shuffle into one {@link ShuffleWiring} (every vertex, its output and input streams
@@ -26,6 +28,7 @@ import org.camdoop.torus.transport.wire.StreamId;
  * closes whatever it had opened and throws. Stateless apart from its collaborators; called on the vertex executor.
  */
 final class VertexSetup {
+    private static final Logger LOG = LoggerFactory.getLogger(VertexSetup.class);
 
     /** Wiring failed; everything it had opened is closed and its vertices failed. */
     static final class WiringFailed extends RuntimeException {
@@ -110,6 +113,9 @@ final class VertexSetup {
             inputs = LocalInputs.openShared(reading.get(0).agg(), context.catalog().outputsOf(spec.jobId()),
                     spec.expectedAttempts(), spec.partition(), readers);
         } catch (IOException | RuntimeException e) {
+            // Logged here as well as reported: a refused file (MapOutputRefusedException) is an operator's concern.
+            LOG.warn("{} partition {}: cannot read local map outputs on {}: {}", spec.jobId(), spec.partition(),
+                    node.coord(), e.getMessage());
             reading.forEach(w -> w.vertex().fail("cannot read local map outputs on " + node.coord() + ": "
                     + e.getMessage()));
             return;

@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.security.token.Token;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.MapOutputOutcome;
 import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.protocol.JobSpec;
@@ -33,6 +34,7 @@ import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.testing.NodeManagerDirs;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
@@ -66,6 +68,7 @@ class CamdoopDaemonTest {
         c.set(DaemonConfig.COORDINATE, coord);
         c.set(DaemonConfig.VERTEX_THREADS, "1");
         c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + coord).toString());
+        c.set(JobsConfig.LOCAL_DIRS, dir.resolve("nm-" + coord.replace(',', '_')).toString());
         return c;
     }
 
@@ -86,18 +89,15 @@ class CamdoopDaemonTest {
             }
             for (int s = 0; s < 3; s++) {
                 CamdoopDaemon d = daemons.get(s);
-                d.tokens().add(JOB, secret);
+                d.tokens().add(JOB, secret, NodeManagerDirs.USER);
                 JobSpec spec = JobSpec.fromJobConf(job, List.of());
                 RegisterOutcome registered = d.registry().registerFromTask(spec, JobTokenProof.forSpec(secret, spec));
                 assertEquals(RegisterOutcome.Kind.REGISTERED, registered.kind(), registered.message());
                 String attempt = String.format("attempt_1700000000000_0007_m_%06d_0", s);
                 Map<String, Integer> counts = Map.of("apple", s + 1, "pear", 2, "only" + s, 1);
-                Path out = dir.resolve(attempt + ".out");
-                Path index = dir.resolve(attempt + ".out.index");
-                WordCounts.write(job, new org.apache.hadoop.fs.Path(out.toString()),
-                        new org.apache.hadoop.fs.Path(index.toString()), counts);
+                NodeManagerDirs.writeWordCounts(job, dir.resolve("nm-" + s + "_0_0"), JOB, attempt, counts);
                 MapOutputOutcome recorded = d.registry().registerMapOutput(MapOutputRegistration.signed(
-                        new MapOutput(JOB, attempt, out.toString(), index.toString(), 2), token));
+                        new MapOutput(JOB, attempt, 2), token));
                 assertEquals(MapOutputOutcome.Kind.ACCEPTED, recorded.kind(), recorded.message());
                 maps.add(counts);
                 attempts.add(attempt);

@@ -2,6 +2,7 @@ package org.camdoop.shuffle.endpoint;
 
 import org.camdoop.shuffle.client.DaemonClient;
 import org.camdoop.shuffle.client.DaemonLocator;
+import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.protocol.PortFile;
 import org.camdoop.shuffle.protocol.DaemonRefusedException;
 import org.camdoop.shuffle.protocol.Refusal;
@@ -32,6 +33,7 @@ import org.camdoop.shuffle.protocol.MapOutput;
 import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.testing.NodeManagerDirs;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,7 @@ class LocalEndpointTest {
         c.set(DaemonConfig.COORDINATE, "0,0,0");
         c.set(DaemonConfig.VERTEX_THREADS, "1");
         c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars").toString());
+        c.set(JobsConfig.LOCAL_DIRS, dir.resolve("nm").toString());
         return CamdoopDaemon.start(c);
     }
 
@@ -71,19 +74,16 @@ class LocalEndpointTest {
         JobConf job = WordCounts.jobWithCombiner(1);
         job.set("mapreduce.job.id", JOB);
         JobSpec spec = JobSpec.fromJobConf(job, List.of());
-        Path out = dir.resolve("file.out");
-        Path index = dir.resolve("file.out.index");
         Map<String, Integer> counts = Map.of("apple", 3, "pear", 2);
-        WordCounts.write(job, new org.apache.hadoop.fs.Path(out.toString()),
-                new org.apache.hadoop.fs.Path(index.toString()), counts);
-        MapOutput output = new MapOutput(JOB, ATTEMPT, out.toString(), index.toString(), 1);
+        NodeManagerDirs.writeWordCounts(job, dir.resolve("nm"), JOB, ATTEMPT, counts);
+        MapOutput output = new MapOutput(JOB, ATTEMPT, 1);
         try (CamdoopDaemon d = startDaemon(); DaemonClient client = connect(d)) {
             DaemonRefusedException unknown = assertThrows(DaemonRefusedException.class,
                     () -> client.registerJob(spec, JobTokenProof.forSpec(SECRET, spec)));
             assertEquals(Refusal.UNKNOWN_JOB, unknown.refusal());
             assertEquals("unknown job " + JOB + ": no job token registered", unknown.getMessage());
 
-            d.tokens().add(JOB, SECRET);
+            d.tokens().add(JOB, SECRET, NodeManagerDirs.USER);
             DaemonRefusedException bad = assertThrows(DaemonRefusedException.class,
                     () -> client.registerJob(spec, JobTokenProof.forSpec("wrong".getBytes(), spec)));
             assertEquals(Refusal.BAD_PROOF, bad.refusal());

@@ -30,7 +30,9 @@ import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.util.Progress;
 import org.camdoop.shuffle.daemon.CamdoopDaemon;
 import org.camdoop.shuffle.daemon.DaemonConfig;
+import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.testing.NodeManagerDirs;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,12 +65,18 @@ class PluginsOnDaemonsTest {
             c.set(DaemonConfig.COORDINATE, s + ",0,0");
             c.set(DaemonConfig.VERTEX_THREADS, "1");
             c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + s).toString());
+            c.set(JobsConfig.LOCAL_DIRS, localDir(s).toString());
             CamdoopDaemon d = CamdoopDaemon.start(c);
-            // What the auxiliary service does in initializeApplication.
-            d.tokens().add(JOB, SECRET);
+            // What CamdoopShuffleHandler does in initializeApplication.
+            d.tokens().add(JOB, SECRET, NodeManagerDirs.USER);
             daemons.add(d);
         }
         return daemons;
+    }
+
+    /** The NodeManager local dir of server {@code s}, where its map tasks leave their outputs. */
+    private Path localDir(int s) {
+        return dir.resolve("nm-" + s);
     }
 
     /** The task's JobConf on the server of {@code daemon}: its credentials and where its daemon listens. */
@@ -103,12 +111,12 @@ class PluginsOnDaemonsTest {
             for (int m = 0; m < 3; m++) {
                 Map<String, Integer> counts = Map.of("apple", m + 1, "pear", 2, "only" + m, 1);
                 maps.add(counts);
-                events.add(register(job, daemons.get(m), attempt(m, 0), counts, events.size()));
+                events.add(register(job, daemons, m, attempt(m, 0), counts, events.size()));
             }
             // A speculative duplicate of map 0 on another server (same data): it must not count twice.
-            events.add(register(job, daemons.get(2), attempt(0, 1), maps.get(0), events.size()));
+            events.add(register(job, daemons, 2, attempt(0, 1), maps.get(0), events.size()));
             // Map 1's first attempt is declared obsolete after a retry succeeded on server 0.
-            events.add(register(job, daemons.get(0), attempt(1, 1), maps.get(1), events.size()));
+            events.add(register(job, daemons, 0, attempt(1, 1), maps.get(1), events.size()));
             events.add(new TaskCompletionEvent(events.size(), TaskAttemptID.forName(attempt(1, 0)), 1, true,
                     TaskCompletionEvent.Status.OBSOLETE, "h"));
             for (int partition = 0; partition < reducers; partition++) {
@@ -145,7 +153,7 @@ class PluginsOnDaemonsTest {
         List<CamdoopDaemon> daemons = start(3);
         try {
             List<TaskCompletionEvent> events = new ArrayList<>();
-            events.add(register(job, daemons.get(0), attempt(0, 0), Map.of("apple", 1), 0));
+            events.add(register(job, daemons, 0, attempt(0, 0), Map.of("apple", 1), 0));
             // Map 1 succeeded but its registration never reached a daemon (the collector only logged a warning).
             events.add(new TaskCompletionEvent(1, TaskAttemptID.forName(attempt(1, 0)), 1, true,
                     TaskCompletionEvent.Status.SUCCEEDED, "h"));
@@ -172,14 +180,12 @@ class PluginsOnDaemonsTest {
     }
 
     /** Writes a map attempt's output and registers it as the collector does; returns its SUCCEEDED event. */
-    private TaskCompletionEvent register(JobConf job, CamdoopDaemon daemon, String attempt,
+    private TaskCompletionEvent register(JobConf job, List<CamdoopDaemon> daemons, int server, String attempt,
             Map<String, Integer> counts, int eventId) throws IOException {
-        Path out = dir.resolve(attempt + ".out");
-        Path index = dir.resolve(attempt + ".out.index");
-        WordCounts.write(job, new org.apache.hadoop.fs.Path(out.toString()),
-                new org.apache.hadoop.fs.Path(index.toString()), counts);
+        CamdoopDaemon daemon = daemons.get(server);
+        NodeManagerDirs.writeWordCounts(job, localDir(server), JOB, attempt, counts);
         CamdoopMapOutputCollector.register(taskConf(job, daemon),
-                new MapOutput(JOB, attempt, out.toString(), index.toString(), job.getNumReduceTasks()));
+                new MapOutput(JOB, attempt, job.getNumReduceTasks()));
         TaskAttemptID id = TaskAttemptID.forName(attempt);
         return new TaskCompletionEvent(eventId, id, id.getTaskID().getId(), true,
                 TaskCompletionEvent.Status.SUCCEEDED, "http://h:13562");

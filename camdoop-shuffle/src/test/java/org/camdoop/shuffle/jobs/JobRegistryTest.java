@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -35,7 +36,10 @@ import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ByteArrayRun;
 import org.camdoop.shuffle.aggregation.CombiningRun;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.aggregation.MapOutputFiles;
 import org.camdoop.shuffle.aggregation.SortedRun;
+import org.camdoop.shuffle.testing.NodeManagerDirs;
+import org.camdoop.shuffle.testing.WordCounts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +56,8 @@ class JobRegistryTest {
 
     @TempDir
     Path cacheDir;
+    @TempDir
+    Path localDir;
     final MutableClock clock = new MutableClock();
     JarCache jars;
     JobTokens tokens;
@@ -67,14 +73,16 @@ class JobRegistryTest {
         jars = JarCache.open(cacheDir, 1 << 20);
         tokens = new JobTokens(JobsConfig.from(new Configuration(false)));
         token = JobTokensTest.jobTokenFromTaskCredentials(JOB);
-        tokens.add(JOB, token.getPassword());
+        tokens.add(JOB, token.getPassword(), NodeManagerDirs.USER);
     }
 
     private JobRegistry registry(String userCode) {
         Configuration conf = new Configuration(false);
         conf.set(JobsConfig.USER_CODE, userCode);
         conf.setLong(JobsConfig.JOB_IDLE_TIMEOUT_MS, 60_000);
-        return new JobRegistry(JobRegistryContext.of(JobsConfig.from(conf), jars, tokens, clock));
+        conf.set(JobsConfig.LOCAL_DIRS, localDir.toString());
+        return new JobRegistry(JobRegistryContext.of(JobsConfig.from(conf), jars, tokens,
+                MapOutputLocator.standalone(conf), clock));
     }
 
     /** The spec a map task of a word-count-like job sends: Text/IntWritable, the jarred combiner, 2 reduces. */
@@ -103,8 +111,12 @@ class JobRegistryTest {
     }
 
     private static MapOutputRegistration signed(Token<JobTokenIdentifier> token, String attempt, int partitions) {
-        return MapOutputRegistration.signed(new MapOutput(JOB, attempt, "/nm/" + attempt + "/file.out",
-                "/nm/" + attempt + "/file.out.index", partitions), token);
+        return MapOutputRegistration.signed(new MapOutput(JOB, attempt, partitions), token);
+    }
+
+    /** A real two-partition map output of {@code attempt} where its NodeManager would leave it. */
+    private Path writeOutput(String attempt) throws IOException {
+        return NodeManagerDirs.writeWordCounts(WordCounts.job(2), localDir, JOB, attempt, Map.of("a", 1, "b", 2));
     }
 
     @Test
@@ -211,16 +223,21 @@ class JobRegistryTest {
         JobRegistry registry = registry("allow");
         registered(registry, spec(UserJars.SUM_COMBINER, null));
         MapOutputRegistration first = signed(token, MAP_0, 2);
+        Path dir0 = writeOutput(MAP_0);
+        Path dir0retry = writeOutput(MAP_0_RETRY);
 
         assertEquals(MapOutputOutcome.Kind.ACCEPTED, registry.registerMapOutput(first).kind());
         assertEquals(MapOutputOutcome.Kind.DUPLICATE, registry.registerMapOutput(first).kind());
         assertEquals(MapOutputOutcome.Kind.ACCEPTED, registry.registerMapOutput(signed(token, MAP_0_RETRY, 2)).kind());
-        assertEquals(List.of(first.output(), signed(token, MAP_0_RETRY, 2).output()), registry.mapOutputs(JOB));
-
-        MapOutput moved = new MapOutput(JOB, MAP_0, "/other/file.out", "/other/file.out.index", 2);
-        assertEquals(MapOutputOutcome.refused(Refusal.REFUSED, "map output registration for " + MAP_0
-                + " refused: the attempt is already registered with other files"),
-                registry.registerMapOutput(MapOutputRegistration.signed(moved, token)));
+        // The files the daemon derived itself, with the owner the default container executor gives them.
+        assertEquals(List.of(MapOutputFiles.ownedBy(NodeManagerDirs.USER, MAP_0, dir0.resolve("file.out"),
+                        dir0.resolve("file.out.index"), 2),
+                MapOutputFiles.ownedBy(NodeManagerDirs.USER, MAP_0_RETRY, dir0retry.resolve("file.out"),
+                        dir0retry.resolve("file.out.index"), 2)), registry.mapOutputs(JOB));
+        assertEquals(MapOutputOutcome.refused(Refusal.REFUSED, "map output registration for "
+                + "attempt_1700000000000_0020_m_000002_0 refused: no local dir holds usercache/" + NodeManagerDirs.USER + "/appcache/"
+                + "application_1700000000000_0020/output/attempt_1700000000000_0020_m_000002_0/file.out.index"),
+                registry.registerMapOutput(signed(token, "attempt_1700000000000_0020_m_000002_0", 2)));
         assertEquals(MapOutputOutcome.refused(Refusal.BAD_PROOF, "map output registration for " + MAP_0
                 + " refused: bad job token proof"),
                 registry.registerMapOutput(signed(JobTokensTest.jobTokenFromTaskCredentials(JOB), MAP_0, 2)));
@@ -247,9 +264,8 @@ class JobRegistryTest {
         JobRegistry registry = registry("allow");
         JobSpec spec = spec(UserJars.SUM_COMBINER, null);
         RegisteredJob job = registered(registry, spec);
-        Path mapOutputFile = Files.writeString(cacheDir.resolve("file.out"), "map output");
-        registry.registerMapOutput(MapOutputRegistration.signed(new MapOutput(JOB, MAP_0, mapOutputFile.toString(),
-                mapOutputFile + ".index", 2), token));
+        Path mapOutputFile = writeOutput(MAP_0).resolve("file.out");
+        assertEquals(MapOutputOutcome.Kind.ACCEPTED, registry.registerMapOutput(signed(token, MAP_0, 2)).kind());
         assertTrue(jars.has(spec.jars().get(0)), "pinned while the job lives");
 
         assertTrue(registry.unregister(JOB));

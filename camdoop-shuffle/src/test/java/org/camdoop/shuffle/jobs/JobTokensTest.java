@@ -40,15 +40,14 @@ class JobTokensTest {
     }
 
     static MapOutput output(String attempt) {
-        return new MapOutput(JOB, attempt, "/nm/local/" + attempt + "/file.out", "/nm/local/" + attempt
-                + "/file.out.index", 2);
+        return new MapOutput(JOB, attempt, 2);
     }
 
     @Test
     void aProofFromTheTasksJobTokenIsAccepted() {
         Token<JobTokenIdentifier> token = jobTokenFromTaskCredentials(JOB);
         JobTokens tokens = tokens(false);
-        tokens.add(JOB, token.getPassword());
+        tokens.add(JOB, token.getPassword(), "alice");
 
         assertEquals(Verdict.OK, tokens.check(MapOutputRegistration.signed(output(ATTEMPT), token)));
     }
@@ -61,7 +60,7 @@ class JobTokensTest {
 
         assertEquals(Verdict.refused(Refusal.UNKNOWN_JOB, "unknown job " + JOB + ": no job token registered"),
                 tokens.check(MapOutputRegistration.signed(output(ATTEMPT), token)));
-        tokens.add(JOB, token.getPassword());
+        tokens.add(JOB, token.getPassword(), "alice");
         assertEquals(Verdict.refused(Refusal.BAD_PROOF,
                 "map output registration for " + ATTEMPT + " refused: bad job token proof"),
                 tokens.check(MapOutputRegistration.signed(output(ATTEMPT), otherJobsToken)));
@@ -71,15 +70,13 @@ class JobTokensTest {
     void aProofCoversEveryFieldAndCannotBeReplayedForAnotherRequest() {
         Token<JobTokenIdentifier> token = jobTokenFromTaskCredentials(JOB);
         JobTokens tokens = tokens(false);
-        tokens.add(JOB, token.getPassword());
+        tokens.add(JOB, token.getPassword(), "alice");
         MapOutput real = output(ATTEMPT);
         byte[] proof = JobTokenProof.forMapOutput(token.getPassword(), real);
 
         List<MapOutput> altered = List.of(
-                new MapOutput(JOB, "attempt_1700000000000_0002_m_000003_1", real.outputFile(), real.indexFile(), 2),
-                new MapOutput(JOB, ATTEMPT, "/elsewhere/file.out", real.indexFile(), 2),
-                new MapOutput(JOB, ATTEMPT, real.outputFile(), "/elsewhere/file.out.index", 2),
-                new MapOutput(JOB, ATTEMPT, real.outputFile(), real.indexFile(), 3));
+                new MapOutput(JOB, "attempt_1700000000000_0002_m_000003_1", 2),
+                new MapOutput(JOB, ATTEMPT, 3));
         for (MapOutput o : altered) {
             assertEquals(false, tokens.check(new MapOutputRegistration(o, proof)).accepted(), o.toString());
         }
@@ -97,8 +94,7 @@ class JobTokensTest {
         byte[] key = {1, 2, 3};
         javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
         mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
-        byte[] expected = mac.doFinal(("camdoop-register-v1\n" + JOB + "\n" + ATTEMPT + "\n/nm/local/" + ATTEMPT
-                + "/file.out\n/nm/local/" + ATTEMPT + "/file.out.index\n2").getBytes("UTF-8"));
+        byte[] expected = mac.doFinal(("camdoop-register-v2\n" + JOB + "\n" + ATTEMPT + "\n2").getBytes("UTF-8"));
         assertArrayEquals(expected, JobTokenProof.forMapOutput(key, output(ATTEMPT)));
     }
 
@@ -117,6 +113,8 @@ class JobTokensTest {
                 + " 10.0.0.7"), tofu.claimOnFirstUse(JOB, pw, remote));
         assertEquals(false, tofu.knows(JOB));
         assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw, loopback));
+        // Nobody vouches for the job's user: a claimed job is taken to be the daemon's own.
+        assertEquals(java.util.Optional.of(System.getProperty("user.name")), tofu.user(JOB));
         assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw.clone(), loopback));
         assertEquals(Verdict.refused(Refusal.REFUSED,
                 "job token for " + JOB + " refused: the job already has another token"),
@@ -124,12 +122,25 @@ class JobTokensTest {
     }
 
     @Test
+    void theNodeManagersUserIsKeptWithTheTokenAndMustBeOneDirectoryName() {
+        JobTokens tokens = tokens(false);
+        tokens.add(JOB, new byte[] {1}, "alice");
+        assertEquals(java.util.Optional.of("alice"), tokens.user(JOB));
+        tokens.remove(JOB);
+        assertEquals(java.util.Optional.empty(), tokens.user(JOB));
+        for (String bad : new String[] {"", "..", ".", "a/b", "a\nb", "-x"}) {
+            assertEquals("not a usable user name: " + bad, org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class, () -> tokens.add(JOB, new byte[] {1}, bad)).getMessage());
+        }
+    }
+
+    @Test
     void mapOutputRejectsAnAttemptOfAnotherJobOrAReduce() {
         assertEquals("attempt attempt_1700000000000_0009_m_000003_0 is not of job " + JOB,
                 org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new MapOutput(JOB,
-                        "attempt_1700000000000_0009_m_000003_0", "/f", "/i", 1)).getMessage());
+                        "attempt_1700000000000_0009_m_000003_0", 1)).getMessage());
         assertEquals("attempt attempt_1700000000000_0002_r_000003_0 is not a map attempt",
                 org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new MapOutput(JOB,
-                        "attempt_1700000000000_0002_r_000003_0", "/f", "/i", 1)).getMessage());
+                        "attempt_1700000000000_0002_r_000003_0", 1)).getMessage());
     }
 }

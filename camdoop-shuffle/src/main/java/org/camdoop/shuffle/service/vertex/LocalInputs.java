@@ -61,10 +61,10 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
                     continue;
                 }
                 MapOutputPartitionSource source =
-                        MapOutputPartitionSource.locate(spec, out.file(), out.index(), partition);
+                        MapOutputPartitionSource.locate(spec, out.files(), partition);
                 Map<Integer, StripeDemux> demuxes = new HashMap<>();
                 for (int i = 0; i < readers.size(); i++) {
-                    runs.get(i).add(openSlice(source, out.file() + " partition " + partition, readers, i, demuxes));
+                    runs.get(i).add(openSlice(source, out.attemptId() + " partition " + partition, readers, i, demuxes));
                 }
                 attempts.add(out.attemptId());
             }

@@ -24,16 +24,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A MiniYARN NodeManager loads {@code CamdoopAuxService} from the shaded jar through
- * {@code yarn.nodemanager.aux-services.camdoop_shuffle.classpath} (its own class loader, as on a real cluster) and the
+ * A MiniYARN NodeManager loads {@code CamdoopShuffleHandler} as its {@code mapreduce_shuffle} from the shaded jar through
+ * {@code yarn.nodemanager.aux-services.mapreduce_shuffle.classpath} (its own class loader, Hadoop's ShuffleHandler from
+ * the parent, as on a real cluster) and the
  * daemon it starts links up with a daemon from this JVM's unshaded classes: the NodeManager's daemon is really running,
  * and shaded and unshaded builds speak the same protocol.
  */
-class ShadedAuxServiceTest {
+class ShadedShuffleHandlerTest {
 
     @Test
     @Timeout(120)
-    void aNodeManagerStartsTheAuxServiceFromTheShadedJar(@TempDir Path dir) throws Exception {
+    void aNodeManagerStartsTheShuffleHandlerFromTheShadedJar(@TempDir Path dir) throws Exception {
         String jar = System.getProperty("camdoop.shaded.jar");
         assertNotNull(jar, "camdoop.shaded.jar is set by the build (surefire): run through Maven");
         assertTrue(Files.isRegularFile(Path.of(jar)), "the shaded jar " + jar);
@@ -43,9 +44,11 @@ class ShadedAuxServiceTest {
         Files.writeString(topology, "shape 2x1x1\n0,0,0 127.0.0.1:" + ports[0] + "\n1,0,0 127.0.0.1:" + ports[1] + "\n");
 
         Configuration conf = new YarnConfiguration();
-        conf.set("yarn.nodemanager.aux-services", "camdoop_shuffle");
-        conf.set("yarn.nodemanager.aux-services.camdoop_shuffle.class", "org.camdoop.shuffle.daemon.CamdoopAuxService");
-        conf.set("yarn.nodemanager.aux-services.camdoop_shuffle.classpath", jar);
+        conf.set("yarn.nodemanager.aux-services", "mapreduce_shuffle");
+        conf.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class",
+                "org.camdoop.shuffle.daemon.CamdoopShuffleHandler");
+        conf.set("yarn.nodemanager.aux-services.mapreduce_shuffle.classpath", jar);
+        conf.setInt("mapreduce.shuffle.port", 0);
         conf.set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "100.0");
         conf.set("camdoop.topology.file", topology.toString());
         conf.set("camdoop.cluster.secret", "shaded-aux-service-test");

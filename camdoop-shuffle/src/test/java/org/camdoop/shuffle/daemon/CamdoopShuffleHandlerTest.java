@@ -1,0 +1,139 @@
+package org.camdoop.shuffle.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.ShuffleHandler;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
+import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
+import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.PortFile;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The NodeManager's view of {@code mapreduce_shuffle} replaced by {@link CamdoopShuffleHandler}: Hadoop's shuffle
+ * starts as before (it publishes its port), the hosted daemon learns each application's secret and user from what
+ * ShuffleHandler learned, forgets them at the application's end, learns them again after a restart with recovery,
+ * and trust on first use stops the service at start.
+ */
+class CamdoopShuffleHandlerTest {
+    private static final ApplicationId APP = ApplicationId.newInstance(1700000000000L, 3);
+    private static final String JOB = "job_1700000000000_0003";
+    private static final byte[] SECRET = "the application's shuffle secret".getBytes();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void severalShuffleHandlersInOneJvm() {
+        // Each ShuffleHandler registers its metrics source; a NodeManager has one, this test starts several.
+        DefaultMetricsSystem.setMiniClusterMode(true);
+    }
+
+    private Configuration conf() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        Path topology = Files.writeString(dir.resolve("topology"), "shape 1x1x1\n0,0,0 127.0.0.1:" + port + "\n");
+        Configuration conf = new Configuration(false);
+        conf.set("camdoop.topology.file", topology.toString());
+        conf.set("camdoop.cluster.secret", "s");
+        conf.set(JobsConfig.JAR_CACHE_DIR, dir.resolve("jars").toString());
+        conf.set(DaemonConfig.CLAIM_DIR, dir.resolve("claims").toString());
+        conf.set("yarn.nodemanager.local-dirs", dir.resolve("nm-a") + "," + dir.resolve("nm-b"));
+        conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, 0);
+        return conf;
+    }
+
+    /** What the MapReduce ApplicationMaster puts in the container's service data for {@code mapreduce_shuffle}. */
+    private static ApplicationInitializationContext application(String user) throws Exception {
+        Token<JobTokenIdentifier> token = new Token<>(new JobTokenIdentifier(new Text(JOB)).getBytes(), SECRET,
+                JobTokenIdentifier.KIND_NAME, new Text(""));
+        return new ApplicationInitializationContext(user, APP, ShuffleHandler.serializeServiceData(token));
+    }
+
+    @Test
+    void applicationsHandTheirSecretAndUserToTheDaemonAndTakeThemBack() throws Exception {
+        CamdoopShuffleHandler service = new CamdoopShuffleHandler();
+        service.init(conf());
+        service.start();
+        try {
+            assertTrue(ShuffleHandler.deserializeMetaData(service.getMetaData()) > 0, "Hadoop's shuffle port");
+            service.initializeApplication(application("alice"));
+            CamdoopDaemon daemon = service.daemon();
+            assertEquals(Optional.of("alice"), daemon.tokens().user(JOB));
+            // The daemon holds the very secret the tasks prove with.
+            assertTrue(daemon.tokens().checkShuffle(JOB, 0, 0, JobTokenProof.forShuffle(SECRET, JOB, 0, 0))
+                    .accepted());
+            service.stopApplication(new ApplicationTerminationContext(APP));
+            assertFalse(daemon.tokens().knows(JOB));
+            // Claimed (no coordinate configured; 127.0.0.1 names this host), and published for the tasks.
+            assertTrue(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
+            for (String nm : new String[] {"nm-a", "nm-b"}) {
+                assertEquals(daemon.localPort() + "\n", Files.readString(dir.resolve(nm).resolve(PortFile.PATH)));
+            }
+        } finally {
+            service.stop();
+        }
+        assertFalse(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
+        assertFalse(Files.exists(dir.resolve("nm-a").resolve(PortFile.PATH)));
+    }
+
+    @Test
+    void secretsRecoveredAfterANodeManagerRestartReachTheDaemon() throws Exception {
+        Configuration conf = conf();
+        // The NodeManager creates its recovery directory before the services start.
+        org.apache.hadoop.fs.Path recovery = new org.apache.hadoop.fs.Path(
+                Files.createDirectories(dir.resolve("recovery")).toString());
+        CamdoopShuffleHandler before = new CamdoopShuffleHandler();
+        before.setRecoveryPath(recovery);
+        before.init(conf);
+        before.start();
+        try {
+            before.initializeApplication(application("bob"));
+        } finally {
+            before.stop(); // the NodeManager goes down with the application still running
+        }
+        CamdoopShuffleHandler after = new CamdoopShuffleHandler();
+        after.setRecoveryPath(recovery);
+        after.init(conf);
+        after.start();
+        try {
+            assertEquals(Optional.of("bob"), after.daemon().tokens().user(JOB));
+            assertTrue(after.daemon().tokens().checkShuffle(JOB, 1, 0, JobTokenProof.forShuffle(SECRET, JOB, 1, 0))
+                    .accepted());
+        } finally {
+            after.stop();
+        }
+    }
+
+    @Test
+    void trustOnFirstUseIsRefusedInANodeManager() throws Exception {
+        Configuration conf = conf();
+        conf.setBoolean(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE, true);
+        CamdoopShuffleHandler service = new CamdoopShuffleHandler();
+        service.init(conf);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, service::start);
+        assertEquals("camdoop.daemon.job-token.trust-on-first-use=true is refused in a NodeManager: the NodeManager"
+                + " hands the Camdoop daemon every job's secret; remove the key", e.getMessage());
+        assertThrows(IllegalStateException.class, service::daemon);
+        assertFalse(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
+    }
+}
