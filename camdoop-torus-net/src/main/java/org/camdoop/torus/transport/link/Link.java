@@ -109,6 +109,11 @@ public final class Link {
         return bytesSent;
     }
 
+    /** Jobs with frames waiting here in transit (event loop). */
+    public int transitQueues() {
+        return transit.size();
+    }
+
     public LinkScheduler scheduler() {
         return scheduler;
     }
