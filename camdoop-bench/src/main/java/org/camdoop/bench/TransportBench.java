@@ -63,7 +63,7 @@ public final class TransportBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Map<String, String> values = new java.util.HashMap<>(settings);
-        values.putIfAbsent(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime());
+        values.putIfAbsent(TransportConfig.CLUSTER_SECRET, "transport-bench-cluster-secret-" + System.nanoTime());
         TransportConfig cfg = TransportConfig.of(values);
         Transports kind = Transports.socket(cfg.nativeTransport());
         long warmNanos = (long) (Math.min(1.0, seconds / 3) * 1e9);

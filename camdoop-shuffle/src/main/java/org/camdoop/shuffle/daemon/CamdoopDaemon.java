@@ -111,7 +111,8 @@ public final class CamdoopDaemon implements AutoCloseable {
                             .toList(),
                     jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
                     vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
-                    new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs()));
+                    new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs(),
+                    org.camdoop.shuffle.service.pacing.StreamPacer.NONE, daemon.recordMaxBytes()));
             long every = daemon.expiryIntervalMs();
             housekeeping.scheduleWithFixedDelay(() -> {
                 for (String expired : registry.expireIdle()) {

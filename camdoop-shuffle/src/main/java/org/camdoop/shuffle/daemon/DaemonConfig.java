@@ -54,6 +54,15 @@ public final class DaemonConfig {
     public static final String CLAIM_DIR = "camdoop.daemon.claim.dir";
     public static final String DEFAULT_CLAIM_DIR = "";
 
+    /**
+     * The longest chunk of records a vertex reassembles from the pieces of a child stream (a single record longer than
+     * one transport segment is sent in pieces). The copy is outside the transport's buffer budget, so it is bounded: a
+     * longer record fails its shuffle with a message naming this key.
+     */
+    public static final String RECORD_MAX_BYTES = "camdoop.daemon.record.max.bytes";
+    public static final long DEFAULT_RECORD_MAX_BYTES =
+            org.camdoop.shuffle.service.ServiceContext.DEFAULT_MAX_RECORD_BYTES;
+
     private final Configuration conf;
 
     private DaemonConfig(Configuration conf) {
@@ -101,6 +110,10 @@ public final class DaemonConfig {
 
     public long specWaitMs() {
         return positive(SPEC_WAIT_MS, conf.getLong(SPEC_WAIT_MS, DEFAULT_SPEC_WAIT_MS));
+    }
+
+    public long recordMaxBytes() {
+        return positive(RECORD_MAX_BYTES, conf.getLong(RECORD_MAX_BYTES, DEFAULT_RECORD_MAX_BYTES));
     }
 
     /** The transport's settings: every {@code camdoop.*} key of the configuration, defaults left to the transport. */

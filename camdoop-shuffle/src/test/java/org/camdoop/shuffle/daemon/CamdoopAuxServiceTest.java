@@ -36,7 +36,7 @@ class CamdoopAuxServiceTest {
         Files.writeString(topology, "shape 1x1x1\n0,0,0 127.0.0.1:" + port + "\n");
         Configuration conf = new Configuration(false);
         conf.set("camdoop.topology.file", topology.toString());
-        conf.set("camdoop.cluster.secret", "s");
+        conf.set("camdoop.cluster.secret", "aux-service-test-cluster-secret-32-bytes");
         conf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars").toString());
         conf.set(DaemonConfig.CLAIM_DIR, dir.resolve("claims").toString());
         conf.set("yarn.nodemanager.local-dirs", dir.resolve("nm-a") + "," + dir.resolve("nm-b"));
