@@ -103,7 +103,8 @@ public final class CamdoopDaemon implements AutoCloseable {
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
         TorusNode node = null;
         try {
-            node = TorusNode.start(transport, topology, coord, loop, view);
+            node = TorusNode.start(transport, topology, coord, loop, view,
+                    TorusTls.from(conf, transport).orElse(null));
             CamdoopService service = new CamdoopService(new ServiceContext(node,
                     jobId -> registry.mapOutputs(jobId).stream()
                             .map(m -> new LocalMapOutput(m.attemptId(), new org.apache.hadoop.fs.Path(m.outputFile()),
@@ -112,7 +113,7 @@ public final class CamdoopDaemon implements AutoCloseable {
                     jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
                     vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
                     new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs(),
-                    org.camdoop.shuffle.service.pacing.StreamPacer.NONE, daemon.recordMaxBytes()));
+                    org.camdoop.shuffle.service.pacing.StreamPacer.NONE, daemon.serviceLimits()));
             long every = daemon.expiryIntervalMs();
             housekeeping.scheduleWithFixedDelay(() -> {
                 for (String expired : registry.expireIdle()) {

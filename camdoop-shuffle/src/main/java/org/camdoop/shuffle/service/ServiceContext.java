@@ -20,22 +20,19 @@ import org.camdoop.torus.transport.TorusNode;
  * @param timer        runs the spec wait's timeouts (its tasks only hand work to {@code vertices})
  * @param specWaitMs   how long a START waits for the spec of a job this daemon does not know
  * @param pacer        paces the streams of non-root vertices ({@link StreamPacer#NONE} but in benchmarks)
- * @param maxRecordBytes the longest chunk (one huge record) a vertex input reassembles from pieces
+ * @param limits       bounds on what peers can make the service hold
  */
 public record ServiceContext(TorusNode node, MapOutputCatalog catalog, AggregationSpecs specs, Executor vertices,
         FailureView initialView, int pumpRecords, int rootCapacity, JobDistribution distribution,
-        ScheduledExecutorService timer, long specWaitMs, StreamPacer pacer, long maxRecordBytes) {
+        ScheduledExecutorService timer, long specWaitMs, StreamPacer pacer, ServiceLimits limits) {
 
-    /** A context with the default record bound ({@code DaemonConfig.DEFAULT_RECORD_MAX_BYTES}). */
+    /** A context with the default limits. */
     public ServiceContext(TorusNode node, MapOutputCatalog catalog, AggregationSpecs specs, Executor vertices,
             FailureView initialView, int pumpRecords, int rootCapacity, JobDistribution distribution,
             ScheduledExecutorService timer, long specWaitMs, StreamPacer pacer) {
         this(node, catalog, specs, vertices, initialView, pumpRecords, rootCapacity, distribution, timer, specWaitMs,
-                pacer, DEFAULT_MAX_RECORD_BYTES);
+                pacer, ServiceLimits.DEFAULT);
     }
-
-    /** The default of {@code camdoop.daemon.record.max.bytes} (the key and its constant live in the daemon). */
-    public static final long DEFAULT_MAX_RECORD_BYTES = 64L * 1024 * 1024;
 
     /** A context whose streams are not paced (the daemon's). */
     public ServiceContext(TorusNode node, MapOutputCatalog catalog, AggregationSpecs specs, Executor vertices,
