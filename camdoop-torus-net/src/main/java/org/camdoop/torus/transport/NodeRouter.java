@@ -60,6 +60,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final TransitAllowance transit;
     private long transitRefusals;
     private long badIndexFrames;
+    private long serviceQueueRefusals;
 
     NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view,
             TransitAllowance transit) {
@@ -118,10 +119,18 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         }
         ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, self, dst, id, seq,
                 payload.readableBytes());
-        if (!l.sendService(io.netty.buffer.Unpooled.wrappedBuffer(header, payload))) {
+        Link.ServiceSend sent = l.sendService(io.netty.buffer.Unpooled.wrappedBuffer(header, payload));
+        if (sent == Link.ServiceSend.LINK_DOWN) {
             droppedFrames++;
-            LOG.warn("service message for {} dropped at {}: link {} is down or holds more than its service queue cap of"
-                    + " unsent bytes", shape.coord(dst), shape.coord(self), l.port().label());
+            LOG.debug("service message for {} dropped at {}: link {} is down", shape.coord(dst), shape.coord(self),
+                    l.port().label());
+        } else if (sent == Link.ServiceSend.QUEUE_FULL) {
+            droppedFrames++;
+            if (Long.bitCount(++serviceQueueRefusals) == 1) { // the 1st, 2nd, 4th, 8th...: loud but not a flood
+                LOG.warn("service message for {} dropped at {}: link {} already holds more than its service queue cap"
+                        + " of unsent bytes; {} dropped so far", shape.coord(dst), shape.coord(self), l.port().label(),
+                        serviceQueueRefusals);
+            }
         }
     }
 

@@ -279,26 +279,28 @@ public final class Link {
         requestFlush();
     }
 
+    /** What became of a service message handed to {@link #sendService}. */
+    public enum ServiceSend { SENT, LINK_DOWN, QUEUE_FULL }
+
     /**
      * Sends a service message frame ahead of data, like {@link #sendControl}, unless the connection already holds more
-     * than the service queue cap of unsent bytes (a peer that stopped reading): then it is dropped.
-     *
-     * @return false if the frame was dropped (link down or queue full); the frame is released either way
+     * than the service queue cap of unsent bytes (a peer that stopped reading): then it is dropped. Takes ownership of
+     * {@code frame} (released when dropped).
      */
-    public boolean sendService(ByteBuf frame) {
+    public ServiceSend sendService(ByteBuf frame) {
         Channel ch = channel;
         if (ch == null || state != State.UP) {
             frame.release();
-            return false;
+            return ServiceSend.LINK_DOWN;
         }
         io.netty.channel.ChannelOutboundBuffer pending = ch.unsafe().outboundBuffer();
         if (pending != null && pending.totalPendingWriteBytes() + frame.readableBytes() > serviceQueueMaxBytes) {
             frame.release();
-            return false;
+            return ServiceSend.QUEUE_FULL;
         }
         ch.write(frame, ch.voidPromise());
         requestFlush();
-        return true;
+        return ServiceSend.SENT;
     }
 
     /** Asks for one run of the send loop; repeated requests before it runs coalesce. */

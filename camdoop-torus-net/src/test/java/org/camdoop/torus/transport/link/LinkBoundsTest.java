@@ -73,7 +73,7 @@ class LinkBoundsTest {
         int sent = 0;
         for (int i = 0; i < 10; i++) {
             ByteBuf f = frame(1000);
-            if (l.sendService(f)) {
+            if (l.sendService(f) == Link.ServiceSend.SENT) {
                 sent++;
             } else {
                 assertEquals(0, f.refCnt(), "a dropped message is released");
