@@ -34,11 +34,13 @@ import picocli.CommandLine.Option;
 
 /**
  * Measures, in one run on loopback: (a) a raw Netty connection with no protocol, (b) one Camdoop link carrying one
- * credit-controlled stream, (c) one link carrying 36 streams of 3 jobs weighted 1, 1, 2; prints bytes/s, the ratios
- * (b)/(a) and (c)/(a), and each job's share of (c).
+ * credit-controlled stream, (c) one link carrying 36 streams of 3 jobs weighted 1, 1, 2, (d) case (b) over TLS
+ * (mutual authentication, key material loaded from ssl-server.xml / ssl-client.xml as a daemon does); prints bytes/s,
+ * the ratios (b)/(a), (c)/(a) and (d)/(b), and each job's share of (c).
  */
 @Command(name = "transport", mixinStandardHelpOptions = true,
-        description = "Throughput of the torus transport on loopback: raw Netty vs one Camdoop link vs 36 weighted streams.")
+        description = "Throughput of the torus transport on loopback: raw Netty vs one Camdoop link vs 36 weighted streams,"
+                + " and one link with TLS on beside off.")
 public final class TransportBench implements Callable<Integer> {
 
     private static final int[] WEIGHTS = {1, 1, 2};
@@ -49,6 +51,12 @@ public final class TransportBench implements Callable<Integer> {
      * produces, whatever its weight. 200 MB/s is far below what the writers produce here.
      */
     private static final long FAIRNESS_LINK_BYTES_PER_S = 200L * 1000 * 1000;
+
+    /**
+     * Warm-up of the TLS case: the JDK's AES-GCM runs at a few MB/s until C2 has compiled it onto its intrinsics, which
+     * took 6 s of a tight loop on the loaded 2-core development machine; measured earlier, TLS looks 50x slower than it is.
+     */
+    private static final long TLS_WARMUP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     @Option(names = "--seconds", description = "Measured seconds per case (default: ${DEFAULT-VALUE}).")
     double seconds = 3;
@@ -63,7 +71,7 @@ public final class TransportBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Map<String, String> values = new java.util.HashMap<>(settings);
-        values.putIfAbsent(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime());
+        values.putIfAbsent(TransportConfig.CLUSTER_SECRET, "transport-bench-cluster-secret-" + System.nanoTime());
         TransportConfig cfg = TransportConfig.of(values);
         Transports kind = Transports.socket(cfg.nativeTransport());
         long warmNanos = (long) (Math.min(1.0, seconds / 3) * 1e9);
@@ -73,11 +81,13 @@ public final class TransportBench implements Callable<Integer> {
         try (RawNettyPipe pipe = new RawNettyPipe(kind, cfg.segmentBytes(), cfg.writeBufferHighBytes())) {
             raw = measure(pipe::receivedBytes, warmNanos, runNanos);
         }
-        double link = linkCase(cfg, 1, new int[] {1}, warmNanos, runNanos, null);
+        double link = linkCase(cfg, null, 1, new int[] {1}, warmNanos, runNanos, null);
+        double tls = linkCase(cfg.with(TransportConfig.SSL_ENABLED, true), BenchTls.create(cfg), 1, new int[] {1},
+                Math.max(warmNanos, TLS_WARMUP_NANOS), runNanos, null);
         long[] unshapedPerJob = new long[WEIGHTS.length];
-        double multi = linkCase(cfg, STREAMS_PER_JOB, WEIGHTS, warmNanos, runNanos, unshapedPerJob);
+        double multi = linkCase(cfg, null, STREAMS_PER_JOB, WEIGHTS, warmNanos, runNanos, unshapedPerJob);
         long[] perJob = new long[WEIGHTS.length];
-        linkCase(cfg.with(TransportConfig.SHAPING_BYTES_PER_SECOND, FAIRNESS_LINK_BYTES_PER_S), STREAMS_PER_JOB,
+        linkCase(cfg.with(TransportConfig.SHAPING_BYTES_PER_SECOND, FAIRNESS_LINK_BYTES_PER_S), null, STREAMS_PER_JOB,
                 WEIGHTS, warmNanos, runNanos, perJob);
         double[] shares = shares(perJob);
         double[] unshapedShares = shares(unshapedPerJob);
@@ -92,6 +102,8 @@ public final class TransportBench implements Callable<Integer> {
             o.put("multi_bytes_per_s", multi);
             o.put("ratio_link_raw", link / raw);
             o.put("ratio_multi_raw", multi / raw);
+            o.put("tls_link_bytes_per_s", tls);
+            o.put("ratio_tls_link", tls / link);
             var shareArr = o.putArray("job_shares");
             for (double s : shares) {
                 shareArr.add(s);
@@ -111,6 +123,8 @@ public final class TransportBench implements Callable<Integer> {
             System.out.printf("(a) raw Netty, one connection      %,16.0f bytes/s%n", raw);
             System.out.printf("(b) one Camdoop link, one stream   %,16.0f bytes/s   (b)/(a) = %.3f%n", link, link / raw);
             System.out.printf("(c) one link, 36 streams, 3 jobs   %,16.0f bytes/s   (c)/(a) = %.3f%n", multi, multi / raw);
+            System.out.printf("(d) as (b) over TLS                %,16.0f bytes/s   (d)/(b) = %.3f  (TLS on beside off)%n",
+                    tls, tls / link);
             System.out.printf("    job shares with the link shaped to %,d bytes/s (the link the bottleneck):%n",
                     FAIRNESS_LINK_BYTES_PER_S);
             for (int j = 0; j < shares.length; j++) {
@@ -148,8 +162,8 @@ public final class TransportBench implements Callable<Integer> {
      * Two daemons on a 2x1x1 torus over loopback; {@code streamsPerJob} streams for each job, writers keeping every
      * stream backlogged. Fills {@code perJob} (if given) with bytes received per job during the measurement.
      */
-    private static double linkCase(TransportConfig cfg, int streamsPerJob, int[] weights, long warmNanos,
-            long runNanos, long[] perJob) throws Exception {
+    private static double linkCase(TransportConfig cfg, org.camdoop.torus.transport.link.LinkTls tls,
+            int streamsPerJob, int[] weights, long warmNanos, long runNanos, long[] perJob) throws Exception {
         TorusShape shape = new TorusShape(2, 1, 1);
         Coord a = new Coord(0, 0, 0);
         Coord b = new Coord(1, 0, 0);
@@ -158,7 +172,8 @@ public final class TransportBench implements Callable<Integer> {
         AtomicLong total = new AtomicLong();
         ByteBuf segment = PooledByteBufAllocator.DEFAULT.directBuffer(cfg.segmentBytes()).writeZero(cfg.segmentBytes());
         List<Thread> writers = new ArrayList<>();
-        try (TorusNode sender = TorusNode.start(cfg, topo, a); TorusNode receiver = TorusNode.start(cfg, topo, b)) {
+        try (TorusNode sender = TorusNode.start(cfg, topo, a, tls);
+                TorusNode receiver = TorusNode.start(cfg, topo, b, tls)) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!(sender.isLinkUp(Port.PLUS_X) && receiver.isLinkUp(Port.PLUS_X))) {
                 if (System.nanoTime() > deadline) {

@@ -75,7 +75,7 @@ class ShadedJarTest {
             for (String coord : List.of("0,0,0", "1,0,0")) {
                 Configuration conf = new Configuration(false);
                 conf.set("camdoop.topology.file", topology.toString());
-                conf.set("camdoop.cluster.secret", "shaded-jar-test");
+                conf.set("camdoop.cluster.secret", "shaded-jar-test-cluster-secret-of-32-bytes");
                 conf.set("camdoop.daemon.coordinate", coord);
                 conf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + coord).toString());
                 conf.set("hadoop.tmp.dir", dir.toString());

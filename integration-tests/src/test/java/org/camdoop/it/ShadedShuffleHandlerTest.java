@@ -51,7 +51,7 @@ class ShadedShuffleHandlerTest {
         conf.setInt("mapreduce.shuffle.port", 0);
         conf.set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "100.0");
         conf.set("camdoop.topology.file", topology.toString());
-        conf.set("camdoop.cluster.secret", "shaded-aux-service-test");
+        conf.set("camdoop.cluster.secret", "shaded-aux-service-test-secret-of-32-bytes");
         conf.set("camdoop.daemon.coordinate", "0,0,0");
         conf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-nm").toString());
 
@@ -64,7 +64,7 @@ class ShadedShuffleHandlerTest {
                     + auxServiceClasses(yarn) + " (expected the shaded jar in its own class loader)");
             Configuration peerConf = new Configuration(false);
             peerConf.set("camdoop.topology.file", topology.toString());
-            peerConf.set("camdoop.cluster.secret", "shaded-aux-service-test");
+            peerConf.set("camdoop.cluster.secret", "shaded-aux-service-test-secret-of-32-bytes");
             peerConf.set("camdoop.daemon.coordinate", "1,0,0");
             peerConf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-peer").toString());
             peerConf.set("hadoop.tmp.dir", dir.toString());

@@ -138,7 +138,7 @@ public final class ShuffleBenchRunner {
 
     private EmbeddedTorus startTorus() throws IOException, InterruptedException {
         Map<String, String> conf = new HashMap<>();
-        conf.put(TransportConfig.CLUSTER_SECRET, "bench-" + System.nanoTime());
+        conf.put(TransportConfig.CLUSTER_SECRET, "shuffle-bench-cluster-secret-" + System.nanoTime());
         int segment = options.segmentBytes();
         conf.put(TransportConfig.SEGMENT_BYTES, Integer.toString(segment));
         conf.put(TransportConfig.MAX_FRAME_BYTES, Integer.toString(2 * segment));

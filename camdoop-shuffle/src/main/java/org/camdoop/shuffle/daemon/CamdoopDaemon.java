@@ -111,7 +111,8 @@ public final class CamdoopDaemon implements AutoCloseable {
         TorusNode node = null;
         JobRegistry registry = null;
         try {
-            node = TorusNode.start(transport, topology, coord, loop, view);
+            node = TorusNode.start(transport, topology, coord, loop, view,
+                    TorusTls.from(conf, transport).orElse(null));
             DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemon, jobs, jarCache, outputs, node, view, vertices,
                     housekeeping, StreamPacer.NONE, DaemonAssembly.REGISTRY);
             registry = parts.registry();

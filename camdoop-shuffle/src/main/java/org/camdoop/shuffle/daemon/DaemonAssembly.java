@@ -67,7 +67,7 @@ final class DaemonAssembly {
         JobRegistry registry = new JobRegistry(JobRegistryContext.of(jobs, jars, tokens, outputs, Clock.systemUTC()));
         CamdoopService service = new CamdoopService(new ServiceContext(node, sources.catalog(registry),
                 sources.specs(registry), vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
-                new RegistryJobDistribution(registry, jars), timer, daemon.specWaitMs(), pacer));
+                new RegistryJobDistribution(registry, jars), timer, daemon.specWaitMs(), pacer, daemon.serviceLimits()));
         return new Parts(tokens, jars, registry, service);
     }
 }

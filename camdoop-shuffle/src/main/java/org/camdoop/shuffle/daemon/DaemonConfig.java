@@ -3,6 +3,7 @@ package org.camdoop.shuffle.daemon;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.service.ServiceLimits;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.transport.TransportConfig;
 
@@ -54,6 +55,21 @@ public final class DaemonConfig {
     public static final String CLAIM_DIR = "camdoop.daemon.claim.dir";
     public static final String DEFAULT_CLAIM_DIR = "";
 
+    /**
+     * The longest chunk of records a vertex reassembles from the pieces of a child stream (a single record longer than
+     * one transport segment is sent in pieces). The copy is outside the transport's buffer budget, so it is bounded: a
+     * longer record fails its shuffle with a message naming this key.
+     */
+    public static final String RECORD_MAX_BYTES = "camdoop.daemon.record.max.bytes";
+    public static final long DEFAULT_RECORD_MAX_BYTES = ServiceLimits.DEFAULT_MAX_RECORD_BYTES;
+
+    /**
+     * Service messages from peer daemons (START, ABORT, the spec broadcast) received and not yet handled by the vertex
+     * threads; more are dropped and logged (best effort: the root re-sends an unacknowledged START).
+     */
+    public static final String SERVICE_PENDING_MAX = "camdoop.daemon.service.pending.max";
+    public static final int DEFAULT_SERVICE_PENDING_MAX = ServiceLimits.DEFAULT_MAX_PENDING_MESSAGES;
+
     private final Configuration conf;
 
     private DaemonConfig(Configuration conf) {
@@ -101,6 +117,12 @@ public final class DaemonConfig {
 
     public long specWaitMs() {
         return positive(SPEC_WAIT_MS, conf.getLong(SPEC_WAIT_MS, DEFAULT_SPEC_WAIT_MS));
+    }
+
+    /** {@link #RECORD_MAX_BYTES} and {@link #SERVICE_PENDING_MAX}. */
+    public ServiceLimits serviceLimits() {
+        return new ServiceLimits(positive(RECORD_MAX_BYTES, conf.getLong(RECORD_MAX_BYTES, DEFAULT_RECORD_MAX_BYTES)),
+                positive(SERVICE_PENDING_MAX, conf.getInt(SERVICE_PENDING_MAX, DEFAULT_SERVICE_PENDING_MAX)));
     }
 
     /** The transport's settings: every {@code camdoop.*} key of the configuration, defaults left to the transport. */

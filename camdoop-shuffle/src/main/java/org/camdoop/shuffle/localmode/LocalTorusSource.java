@@ -55,7 +55,8 @@ public final class LocalTorusSource implements StreamSource {
             // forServers may round up: the coordinates past the last server are vacant, as on a real cluster.
             view = view.withVacant(shape.coord(s));
         }
-        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "camdoop-local-mode"));
+        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET,
+                "camdoop-local-mode-in-one-jvm-no-peers-to-trust"));
         EmbeddedTorus torus = EmbeddedTorus.start(view, config, EmbeddedTorus.Wiring.IN_JVM, 1);
         try {
             String jobId = reduce.getJobID().toString();

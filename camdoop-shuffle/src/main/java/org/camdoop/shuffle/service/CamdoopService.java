@@ -78,6 +78,9 @@ public final class CamdoopService {
     private final StartAcks startAcks;
     private final VertexSetup vertexSetup;
     private volatile FailureView view;
+    /** Service messages handed to the vertex threads and not yet handled; bounded by the context's limits. */
+    private final java.util.concurrent.atomic.AtomicInteger pendingMessages = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong droppedMessages = new java.util.concurrent.atomic.AtomicLong();
 
     public CamdoopService(ServiceContext context) {
         this.context = context;
@@ -274,6 +277,16 @@ public final class CamdoopService {
     }
 
     private void onMessage(Coord from, StreamId id, ByteBuf payload) {
+        if (pendingMessages.get() >= context.limits().maxPendingMessages()) {
+            // Dropped before any acknowledgement: a START lost here is sent again by its root.
+            payload.release();
+            if (Long.bitCount(droppedMessages.incrementAndGet()) == 1) {
+                LOG.warn("service message {} from {} dropped: {} messages already wait for the vertex threads "
+                        + "(camdoop.daemon.service.pending.max); {} dropped so far", id, from,
+                        context.limits().maxPendingMessages(), droppedMessages.get());
+            }
+            return;
+        }
         byte[] bytes;
         try {
             bytes = ByteBufUtil.getBytes(payload);
@@ -290,26 +303,40 @@ public final class CamdoopService {
                 }
             }
         }
+        pendingMessages.incrementAndGet();
         context.vertices().execute(() -> {
-            ShuffleMessages.Message m;
             try {
-                m = ShuffleMessages.decode(bytes);
-            } catch (IllegalArgumentException e) {
-                LOG.warn("bad service message from {}: {}", from, e.getMessage());
-                return;
-            }
-            if (m instanceof ShuffleMessages.Start s) {
-                onStart(s.spec());
-            } else if (m instanceof ShuffleMessages.StartAck ack) {
-                startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
-            } else if (m instanceof SpecMessages.Spec spec) {
-                broadcast.onSpec(spec, bytes);
-            } else if (m instanceof SpecMessages.JarPart part) {
-                broadcast.onJarPart(part, bytes);
-            } else if (m instanceof ShuffleMessages.Abort a) {
-                abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
+                handle(from, bytes);
+            } catch (RuntimeException e) {
+                LOG.error("service message from {} failed; dropped", from, e);
+            } finally {
+                pendingMessages.decrementAndGet();
             }
         });
+    }
+
+    private void handle(Coord from, byte[] bytes) {
+        ShuffleMessages.Message m;
+        try {
+            m = ShuffleMessages.decode(bytes);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("bad service message from {}: {}", from, e.getMessage());
+            return;
+        }
+        if (m instanceof ShuffleMessages.Start s && !shape.contains(s.spec().root())) {
+            LOG.warn("START of {} from {} names root {}, outside the torus {}; ignored", s.spec().describe(), from,
+                    s.spec().root(), shape);
+        } else if (m instanceof ShuffleMessages.Start s) {
+            onStart(s.spec());
+        } else if (m instanceof ShuffleMessages.StartAck ack) {
+            startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
+        } else if (m instanceof SpecMessages.Spec spec) {
+            broadcast.onSpec(spec, bytes);
+        } else if (m instanceof SpecMessages.JarPart part) {
+            broadcast.onJarPart(part, bytes);
+        } else if (m instanceof ShuffleMessages.Abort a) {
+            abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
+        }
     }
 
     private void onStart(ShuffleSpec spec) {

@@ -20,10 +20,19 @@ import org.camdoop.torus.transport.TorusNode;
  * @param timer        runs the spec wait's timeouts (its tasks only hand work to {@code vertices})
  * @param specWaitMs   how long a START waits for the spec of a job this daemon does not know
  * @param pacer        paces the streams of non-root vertices ({@link StreamPacer#NONE} but in benchmarks)
+ * @param limits       bounds on what peers can make the service hold
  */
 public record ServiceContext(TorusNode node, MapOutputCatalog catalog, AggregationSpecs specs, Executor vertices,
         FailureView initialView, int pumpRecords, int rootCapacity, JobDistribution distribution,
-        ScheduledExecutorService timer, long specWaitMs, StreamPacer pacer) {
+        ScheduledExecutorService timer, long specWaitMs, StreamPacer pacer, ServiceLimits limits) {
+
+    /** A context with the default limits. */
+    public ServiceContext(TorusNode node, MapOutputCatalog catalog, AggregationSpecs specs, Executor vertices,
+            FailureView initialView, int pumpRecords, int rootCapacity, JobDistribution distribution,
+            ScheduledExecutorService timer, long specWaitMs, StreamPacer pacer) {
+        this(node, catalog, specs, vertices, initialView, pumpRecords, rootCapacity, distribution, timer, specWaitMs,
+                pacer, ServiceLimits.DEFAULT);
+    }
 
     /** A context whose streams are not paced (the daemon's). */
     public ServiceContext(TorusNode node, MapOutputCatalog catalog, AggregationSpecs specs, Executor vertices,

@@ -168,7 +168,7 @@ final class VertexSetup {
             for (int i = 0; i < vp.inputs().size(); i++) {
                 StreamEdge e = vp.inputs().get(i);
                 inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
-                        new StreamInput(vertex, i)));
+                        new StreamInput(vertex, i, context.limits().maxRecordBytes())));
             }
             return new ShuffleWiring.Wired(vp, vertex, agg, inputs, opened.stream().findFirst());
         } catch (RuntimeException e) {

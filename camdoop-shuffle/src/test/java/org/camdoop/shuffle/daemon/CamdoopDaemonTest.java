@@ -64,7 +64,7 @@ class CamdoopDaemonTest {
     private Configuration conf(Path topology, String coord) {
         Configuration c = new Configuration(false);
         c.set("camdoop.topology.file", topology.toString());
-        c.set("camdoop.cluster.secret", "cluster-secret");
+        c.set("camdoop.cluster.secret", "daemon-test-cluster-secret-of-32-bytes-or-more");
         c.set(DaemonConfig.COORDINATE, coord);
         c.set(DaemonConfig.VERTEX_THREADS, "1");
         c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + coord).toString());

@@ -54,7 +54,7 @@ class CamdoopShuffleHandlerTest {
         Path topology = Files.writeString(dir.resolve("topology"), "shape 1x1x1\n0,0,0 127.0.0.1:" + port + "\n");
         Configuration conf = new Configuration(false);
         conf.set("camdoop.topology.file", topology.toString());
-        conf.set("camdoop.cluster.secret", "s");
+        conf.set("camdoop.cluster.secret", "shuffle-handler-test-cluster-secret-32-bytes");
         conf.set(JobsConfig.JAR_CACHE_DIR, dir.resolve("jars").toString());
         conf.set(DaemonConfig.CLAIM_DIR, dir.resolve("claims").toString());
         conf.set("yarn.nodemanager.local-dirs", dir.resolve("nm-a") + "," + dir.resolve("nm-b"));

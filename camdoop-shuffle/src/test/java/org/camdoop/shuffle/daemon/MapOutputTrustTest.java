@@ -73,7 +73,7 @@ class MapOutputTrustTest {
         Path topology = Files.writeString(dir.resolve("topology"), "shape 1x1x1\n0,0,0 127.0.0.1:" + port + "\n");
         Configuration c = new Configuration(false);
         c.set("camdoop.topology.file", topology.toString());
-        c.set("camdoop.cluster.secret", "cluster-secret");
+        c.set("camdoop.cluster.secret", "map-output-trust-test-cluster-secret-32-bytes");
         c.set(DaemonConfig.COORDINATE, "0,0,0");
         c.set(DaemonConfig.VERTEX_THREADS, "1");
         c.set(JobsConfig.JAR_CACHE_DIR, dir.resolve("jars").toString());

@@ -57,7 +57,7 @@ class LocalEndpointTest {
         Files.writeString(topology, t);
         Configuration c = new Configuration(false);
         c.set("camdoop.topology.file", topology.toString());
-        c.set("camdoop.cluster.secret", "cluster-secret");
+        c.set("camdoop.cluster.secret", "local-endpoint-test-cluster-secret-32-bytes");
         c.set(DaemonConfig.COORDINATE, "0,0,0");
         c.set(DaemonConfig.VERTEX_THREADS, "1");
         c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars").toString());

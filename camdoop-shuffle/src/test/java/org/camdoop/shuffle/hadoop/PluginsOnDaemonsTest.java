@@ -61,7 +61,7 @@ class PluginsOnDaemonsTest {
         for (int s = 0; s < servers; s++) {
             Configuration c = new Configuration(false);
             c.set("camdoop.topology.file", topology.toString());
-            c.set("camdoop.cluster.secret", "cluster-secret");
+            c.set("camdoop.cluster.secret", "plugins-on-daemons-test-cluster-secret-32b");
             c.set(DaemonConfig.COORDINATE, s + ",0,0");
             c.set(DaemonConfig.VERTEX_THREADS, "1");
             c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + s).toString());

@@ -65,7 +65,7 @@ class BoundedMemoryTest {
     }
 
     private static TransportConfig config(long budgetBytes) {
-        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "s", TransportConfig.SEGMENT_BYTES, "4096",
+        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "bounded-memory-test-secret-of-32-bytes", TransportConfig.SEGMENT_BYTES, "4096",
                 TransportConfig.MAX_FRAME_BYTES, "8192", TransportConfig.BUFFER_BUDGET_BYTES, Long.toString(budgetBytes)));
     }
 

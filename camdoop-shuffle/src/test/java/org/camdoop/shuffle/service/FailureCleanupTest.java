@@ -35,7 +35,7 @@ class FailureCleanupTest {
     Path dir;
 
     private static TransportConfig config() {
-        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "s", TransportConfig.SEGMENT_BYTES, "4096",
+        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "failure-cleanup-test-secret-of-32-bytes", TransportConfig.SEGMENT_BYTES, "4096",
                 TransportConfig.MAX_FRAME_BYTES, "8192",
                 // Slow links, so the shuffle is still running when a server dies; quick failure detection.
                 TransportConfig.SHAPING_BYTES_PER_SECOND, "100000", TransportConfig.SHAPING_BURST_BYTES, "8192",

@@ -52,7 +52,7 @@ class ServiceOnTorusTest {
 
     @BeforeAll
     static void startTorus() throws Exception {
-        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "test-secret",
+        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "service-on-torus-test-secret-of-32-bytes",
                 TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, "8192"));
         torus = EmbeddedTorus.start(FailureView.none(SHAPE), config, EmbeddedTorus.Wiring.IN_JVM, 2);
         JobConf conf = WordCounts.jobWithCombiner(REDUCERS);

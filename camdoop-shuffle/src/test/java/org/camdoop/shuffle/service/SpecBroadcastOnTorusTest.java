@@ -88,7 +88,7 @@ class SpecBroadcastOnTorusTest {
 
     @BeforeAll
     static void startTorus() throws Exception {
-        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "test-secret",
+        TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "spec-broadcast-test-secret-of-32-bytes",
                 TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, Integer.toString(FRAME_BYTES)));
         torus = EmbeddedTorus.start(FailureView.none(SHAPE), config, EmbeddedTorus.Wiring.IN_JVM, 2, SPEC_WAIT_MS);
         // About five frames of jar parts at this frame size.

@@ -18,6 +18,7 @@ import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.link.Link;
 import org.camdoop.torus.transport.link.LinkEvents;
+import org.camdoop.torus.transport.link.TransitAllowance;
 import org.camdoop.torus.transport.stream.CreditSink;
 import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
@@ -56,8 +57,14 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private RoutingTable routing;
     private long droppedFrames;
     private ServiceHandler serviceHandler;
+    private final TransitAllowance transit;
+    private long transitRefusals;
+    private long badIndexFrames;
+    private long serviceQueueRefusals;
 
-    NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view) {
+    NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view,
+            TransitAllowance transit) {
+        this.transit = transit;
         this.shape = shape;
         this.self = self;
         this.loop = loop;
@@ -112,9 +119,22 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         }
         ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, self, dst, id, seq,
                 payload.readableBytes());
-        l.sendControl(io.netty.buffer.Unpooled.wrappedBuffer(header, payload));
+        Link.ServiceSend sent = l.sendService(io.netty.buffer.Unpooled.wrappedBuffer(header, payload));
+        if (sent == Link.ServiceSend.LINK_DOWN) {
+            droppedFrames++;
+            LOG.debug("service message for {} dropped at {}: link {} is down", shape.coord(dst), shape.coord(self),
+                    l.port().label());
+        } else if (sent == Link.ServiceSend.QUEUE_FULL) {
+            droppedFrames++;
+            if (Long.bitCount(++serviceQueueRefusals) == 1) { // the 1st, 2nd, 4th, 8th...: loud but not a flood
+                LOG.warn("service message for {} dropped at {}: link {} already holds more than its service queue cap"
+                        + " of unsent bytes; {} dropped so far", shape.coord(dst), shape.coord(self), l.port().label(),
+                        serviceQueueRefusals);
+            }
+        }
     }
 
+    /** {@code from} was checked to be a server of the torus. */
     private void deliverService(int from, StreamId id, ByteBuf payload) {
         ServiceHandler h = serviceHandler;
         if (h == null) {
@@ -123,7 +143,13 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             payload.release();
             return;
         }
-        h.onMessage(shape.coord(from), id, payload);
+        try {
+            h.onMessage(shape.coord(from), id, payload);
+        } catch (RuntimeException e) {
+            // The layer above failed on one message: that message is lost, the link and every other job are not.
+            droppedFrames++;
+            LOG.error("service handler failed on message {} from {}; message dropped", id, shape.coord(from), e);
+        }
     }
 
     // ---- streams (event loop) ----
@@ -259,43 +285,67 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         l.established(ch);
     }
 
+    /**
+     * Nothing a peer puts in a frame may throw here: the exception would reach the link's pipeline and close a link
+     * every job shares. Indices are checked before use; anything else that fails is logged and costs one frame.
+     */
     @Override
     public void routedFrame(int from, ByteBuf f) {
+        int src = RoutedFrames.src(f);
         int dst = RoutedFrames.dst(f);
+        if (src < 0 || src >= shape.size() || dst < 0 || dst >= shape.size()) {
+            droppedFrames++;
+            if (Long.bitCount(++badIndexFrames) == 1) { // the 1st, 2nd, 4th, 8th...: loud, but a flood cannot flood the log
+                LOG.warn("{} frame from neighbour {} names server indices {} -> {}, outside the torus {} (0..{}); "
+                        + "dropped ({} so far)", RoutedFrames.type(f), shape.coord(from), src, dst, shape,
+                        shape.size() - 1, badIndexFrames);
+            }
+            f.release();
+            return;
+        }
         if (dst != self) {
             forward(f, dst);
             return;
         }
-        MessageType type = RoutedFrames.type(f);
-        StreamId id = RoutedFrames.stream(f);
         try {
-            switch (type) {
-                case DATA, END -> {
-                    InboundStream in = inbound.get(id);
-                    if (in == null) {
-                        droppedFrames++;
-                        LOG.debug("{} frame for unknown {} from server {} dropped", type, id, RoutedFrames.src(f));
-                        return;
-                    }
-                    ByteBuf payload = RoutedFrames.retainedPayload(f);
-                    if (type == MessageType.DATA) {
-                        in.onData(RoutedFrames.seq(f), payload);
-                    } else {
-                        in.onEnd(RoutedFrames.seq(f), payload);
-                    }
-                }
-                case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f));
-                case URGENT -> {
-                    OutboundStream s = outbound.get(id);
-                    if (s != null) {
-                        setUrgent(s, RoutedFrames.urgent(f));
-                    }
-                }
-                case SERVICE -> deliverService(RoutedFrames.src(f), id, RoutedFrames.retainedPayload(f));
-                default -> throw new IllegalStateException("not a routed type: " + type);
-            }
+            deliver(f);
+        } catch (RuntimeException e) {
+            droppedFrames++;
+            LOG.error("{} frame from server {} (via neighbour {}) failed here; dropped", RoutedFrames.type(f),
+                    shape.coord(src), shape.coord(from), e);
         } finally {
             f.release();
+        }
+    }
+
+    /** A frame addressed to this server; does not release {@code f}. */
+    private void deliver(ByteBuf f) {
+        MessageType type = RoutedFrames.type(f);
+        StreamId id = RoutedFrames.stream(f);
+        switch (type) {
+            case DATA, END -> {
+                InboundStream in = inbound.get(id);
+                if (in == null || in.sender() != RoutedFrames.src(f)) {
+                    droppedFrames++;
+                    LOG.debug("{} frame for unknown {} from server {} dropped", type, id, RoutedFrames.src(f));
+                    return;
+                }
+                ByteBuf payload = RoutedFrames.retainedPayload(f);
+                if (type == MessageType.DATA) {
+                    in.onData(RoutedFrames.seq(f), payload);
+                } else {
+                    in.onEnd(RoutedFrames.seq(f), payload);
+                }
+            }
+            case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f));
+            case URGENT -> {
+                OutboundStream s = outbound.get(id);
+                if (s != null) {
+                    setUrgent(s, RoutedFrames.urgent(f));
+                }
+            }
+            case SERVICE -> deliverService(RoutedFrames.src(f), id, RoutedFrames.retainedPayload(f));
+            default -> throw new IllegalStateException("not a routed type: " + type);
         }
     }
 
@@ -309,21 +359,29 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         }
     }
 
+    /** {@code dst} was checked to be a server of the torus. */
     private void forward(ByteBuf f, int dst) {
         if (RoutedFrames.hops(f) == 0) {
             droppedFrames++;
-            LOG.warn("frame for server {} ran out of hops at {}; dropped", dst, shape.coord(self));
+            LOG.warn("frame for server {} ran out of hops at {}; dropped", shape.coord(dst), shape.coord(self));
             f.release();
             return;
         }
-        Link l = dst >= 0 && dst < shape.size() ? nextLink(dst) : null;
+        Link l = nextLink(dst);
         if (l == null) {
             droppedFrames++;
             f.release();
             return;
         }
         RoutedFrames.decrementHops(f);
-        l.forward(f, RoutedFrames.stream(f).job());
+        if (!l.forward(f, f.getLong(f.readerIndex() + org.camdoop.torus.transport.wire.FrameLayout.JOB))) {
+            droppedFrames++;
+            if (Long.bitCount(++transitRefusals) == 1) { // the 1st, 2nd, 4th, 8th... refusal: loud but not a flood
+                LOG.warn("frame for server {} refused at {}: {} bytes already wait in transit, the cap ({}); "
+                        + "{} refused so far", shape.coord(dst), shape.coord(self), transit.usedBytes(),
+                        transit.maxBytes(), transitRefusals);
+            }
+        }
     }
 
     @Override

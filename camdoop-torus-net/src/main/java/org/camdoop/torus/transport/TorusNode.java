@@ -23,8 +23,10 @@ import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.link.HandshakeProof;
 import org.camdoop.torus.transport.link.Link;
 import org.camdoop.torus.transport.link.LinkPipeline;
+import org.camdoop.torus.transport.link.LinkTls;
 import org.camdoop.torus.transport.link.ReconnectBackoff;
 import org.camdoop.torus.transport.link.TokenBucket;
+import org.camdoop.torus.transport.link.TransitAllowance;
 import org.camdoop.torus.transport.link.Transports;
 import org.camdoop.torus.transport.stream.BufferBudget;
 import org.camdoop.torus.transport.stream.InboundHandler;
@@ -56,7 +58,11 @@ public final class TorusNode implements AutoCloseable {
     private final long[] linkUps = new long[1];
 
     private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
-            EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view) throws InterruptedException {
+            EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view, LinkTls tls) throws InterruptedException {
+        if (config.sslEnabled() && tls == null) {
+            throw new IllegalArgumentException(TransportConfig.SSL_ENABLED + " is true but no TLS contexts were given to"
+                    + " the transport of " + coord);
+        }
         this.config = config;
         this.topology = topology;
         this.shape = topology.shape();
@@ -65,7 +71,8 @@ public final class TorusNode implements AutoCloseable {
         this.ownGroup = ownGroup;
         this.loop = group.next();
         this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream());
-        this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), view);
+        TransitAllowance transit = new TransitAllowance(config.transitMaxBytes());
+        this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), view, transit);
         router.listeners.add(new TransportListener() {
             @Override
             public void linkUp(Port port, Coord peer) {
@@ -86,7 +93,7 @@ public final class TorusNode implements AutoCloseable {
         }
         ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router));
+                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router, tls));
         if (kind != Transports.LOCAL) {
             sb.childOption(ChannelOption.TCP_NODELAY, true);
         }
@@ -98,8 +105,8 @@ public final class TorusNode implements AutoCloseable {
             if (self < peer) {
                 dial = new Bootstrap().group(loop).channel(kind.channelClass())
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof,
-                                nanoClock, router));
+                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof, nanoClock,
+                                router, tls));
                 if (kind != Transports.LOCAL) {
                     dial.option(ChannelOption.TCP_NODELAY, true);
                 }
@@ -108,7 +115,8 @@ public final class TorusNode implements AutoCloseable {
                     ? new TokenBucket(nanoClock, config.shapingBytesPerSecond(), config.shapingBurstBytes()) : null;
             router.addLink(new Link(p, self, peer, dial, topology.address(peer), loop,
                     new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
-                    new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router));
+                    new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router, transit,
+                    config.serviceQueueMaxBytes()));
         }
         loop.execute(() -> {
             for (Port p : shape.links()) {
@@ -122,11 +130,17 @@ public final class TorusNode implements AutoCloseable {
      * topology and configuration say).
      */
     public static TorusNode start(TransportConfig config, Topology topology, Coord coord) throws InterruptedException {
+        return start(config, topology, coord, (LinkTls) null);
+    }
+
+    /** As {@link #start(TransportConfig, Topology, Coord)}, over TLS when {@code tls} is not {@code null}. */
+    public static TorusNode start(TransportConfig config, Topology topology, Coord coord, LinkTls tls)
+            throws InterruptedException {
         Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
         EventLoopGroup g = new MultiThreadIoEventLoopGroup(1, kind.ioHandlerFactory());
         try {
             return new TorusNode(config, topology, coord, g, g, System::nanoTime,
-                    FailureView.none(topology.shape()));
+                    FailureView.none(topology.shape()), tls);
         } catch (RuntimeException | InterruptedException e) {
             g.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -139,7 +153,13 @@ public final class TorusNode implements AutoCloseable {
      */
     public static TorusNode start(TransportConfig config, Topology topology, Coord coord, EventLoopGroup shared,
             FailureView view) throws InterruptedException {
-        return new TorusNode(config, topology, coord, shared, null, System::nanoTime, view);
+        return start(config, topology, coord, shared, view, null);
+    }
+
+    /** As above, over TLS when {@code tls} is not {@code null}. */
+    public static TorusNode start(TransportConfig config, Topology topology, Coord coord, EventLoopGroup shared,
+            FailureView view, LinkTls tls) throws InterruptedException {
+        return new TorusNode(config, topology, coord, shared, null, System::nanoTime, view, tls);
     }
 
     /** An event loop group suited to {@code topology} (in-JVM or sockets), for {@link #start(TransportConfig,

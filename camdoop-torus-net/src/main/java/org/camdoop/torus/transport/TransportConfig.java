@@ -59,6 +59,27 @@ public final class TransportConfig {
     public static final String WRITE_BUFFER_HIGH_BYTES = "camdoop.transport.write.buffer.high.bytes";
     public static final int DEFAULT_WRITE_BUFFER_HIGH_BYTES = 1024 * 1024;
 
+    /**
+     * Bytes of routed frames one daemon holds in transit for other servers, across all its links; a frame beyond it is
+     * dropped and counted (honest senders stay below it: end-to-end credit bounds what each stream has in flight).
+     */
+    public static final String TRANSIT_MAX_BYTES = "camdoop.transport.transit.max.bytes";
+    public static final long DEFAULT_TRANSIT_MAX_BYTES = 64L * 1024 * 1024;
+
+    /**
+     * Unsent bytes a link's connection may hold before service messages (best effort) are dropped instead of queued:
+     * a neighbour that stops reading cannot make a daemon buffer them without bound.
+     */
+    public static final String SERVICE_QUEUE_MAX_BYTES = "camdoop.transport.service.queue.max.bytes";
+    public static final long DEFAULT_SERVICE_QUEUE_MAX_BYTES = 8L * 1024 * 1024;
+
+    /**
+     * TLS on torus links, with mutual authentication; the daemon takes key and trust material from Hadoop's
+     * {@code ssl-server.xml} and {@code ssl-client.xml}. Every daemon of a cluster must agree.
+     */
+    public static final String SSL_ENABLED = "camdoop.transport.ssl.enabled";
+    public static final boolean DEFAULT_SSL_ENABLED = false;
+
     /** Weight of a job that the service gave none. */
     public static final String JOB_WEIGHT = "camdoop.transport.job.weight.default";
     public static final int DEFAULT_JOB_WEIGHT = 1;
@@ -93,11 +114,17 @@ public final class TransportConfig {
         return values.getOrDefault(TOPOLOGY_FILE, DEFAULT_TOPOLOGY_FILE);
     }
 
-    /** @throws IllegalStateException when no secret is configured */
+    /** @throws IllegalStateException when no secret is configured, or one shorter than 32 bytes */
     public String clusterSecret() {
         String s = values.get(CLUSTER_SECRET);
         if (s == null || s.isEmpty()) {
             throw new IllegalStateException(CLUSTER_SECRET + " is not set: every daemon of a cluster needs the same secret");
+        }
+        int n = s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (n < org.camdoop.torus.transport.link.HandshakeProof.MIN_SECRET_BYTES) {
+            throw new IllegalStateException(CLUSTER_SECRET + " is " + n + " bytes long; it must have at least "
+                    + org.camdoop.torus.transport.link.HandshakeProof.MIN_SECRET_BYTES
+                    + " (a long random string, the same on every daemon)");
         }
         return s;
     }
@@ -159,6 +186,18 @@ public final class TransportConfig {
         return (int) longValue(WRITE_BUFFER_HIGH_BYTES, DEFAULT_WRITE_BUFFER_HIGH_BYTES);
     }
 
+    public long transitMaxBytes() {
+        return longValue(TRANSIT_MAX_BYTES, DEFAULT_TRANSIT_MAX_BYTES);
+    }
+
+    public long serviceQueueMaxBytes() {
+        return longValue(SERVICE_QUEUE_MAX_BYTES, DEFAULT_SERVICE_QUEUE_MAX_BYTES);
+    }
+
+    public boolean sslEnabled() {
+        return Boolean.parseBoolean(values.getOrDefault(SSL_ENABLED, String.valueOf(DEFAULT_SSL_ENABLED)).trim());
+    }
+
     /** The part of this configuration a link's pipeline uses. */
     public LinkSettings linkSettings() {
         return new LinkSettings(maxFrameBytes(), handshakeTimeoutNanos(), heartbeatIntervalNanos(),
@@ -188,6 +227,14 @@ public final class TransportConfig {
         }
         if (heartbeatTimeoutNanos() <= heartbeatIntervalNanos()) {
             throw new IllegalArgumentException(HEARTBEAT_TIMEOUT_MS + " must exceed " + HEARTBEAT_INTERVAL_MS);
+        }
+        if (transitMaxBytes() < maxFrameBytes()) {
+            throw new IllegalArgumentException(TRANSIT_MAX_BYTES + " (" + transitMaxBytes() + ") must hold at least one"
+                    + " frame of " + MAX_FRAME_BYTES + " (" + maxFrameBytes() + ")");
+        }
+        if (serviceQueueMaxBytes() < maxFrameBytes()) {
+            throw new IllegalArgumentException(SERVICE_QUEUE_MAX_BYTES + " (" + serviceQueueMaxBytes() + ") must hold at"
+                    + " least one frame of " + MAX_FRAME_BYTES + " (" + maxFrameBytes() + ")");
         }
         if (defaultJobWeight() < 1) {
             throw new IllegalArgumentException(JOB_WEIGHT + " must be at least 1");

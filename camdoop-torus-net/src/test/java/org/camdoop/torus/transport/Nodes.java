@@ -24,9 +24,14 @@ final class Nodes {
     private Nodes() {
     }
 
+    /** A cluster secret long enough for the transport (at least 32 bytes), derived from a short name. */
+    static String secret(String name) {
+        return name + "-cluster-secret-padded-to-32-bytes-at-least";
+    }
+
     static TransportConfig config(String secret) {
         return TransportConfig.of(Map.of(
-                TransportConfig.CLUSTER_SECRET, secret,
+                TransportConfig.CLUSTER_SECRET, secret(secret),
                 TransportConfig.SEGMENT_BYTES, "1024",
                 TransportConfig.MAX_FRAME_BYTES, "2048",
                 TransportConfig.BUFFER_BUDGET_BYTES, String.valueOf(64 * 1024),

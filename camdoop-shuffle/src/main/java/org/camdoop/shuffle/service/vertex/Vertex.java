@@ -25,7 +25,7 @@ import org.camdoop.shuffle.protocol.MapAttemptSummary;
  * the {@code scheduled} flag is set before a run is submitted and cleared only at the run's end, and the executor's
  * hand-off orders one run's writes before the next run's reads, so the state needs no lock.
  */
-public final class Vertex {
+public final class Vertex implements VertexInput {
 
     private sealed interface Event permits Started, Data, Ended, Failed, Wake, LocalData {
     }
@@ -103,11 +103,13 @@ public final class Vertex {
     }
 
     /** A chunk arrived on child stream {@code input} (any thread). */
+    @Override
     public void onChunk(int input, InboundChunk chunk) {
         post(new Data(input, chunk));
     }
 
     /** Child stream {@code input} ended (any thread). */
+    @Override
     public void onEnd(int input, EndOfStream end) {
         post(new Ended(input, end));
     }
@@ -121,6 +123,7 @@ public final class Vertex {
     }
 
     /** Gives up: an input failed, or the shuffle was aborted (any thread). */
+    @Override
     public void fail(String reason) {
         post(new Failed(reason));
     }

@@ -23,12 +23,15 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * dialer                         acceptor
  *   HELLO(v, me, you, nD)  --&gt;
- *                          &lt;--   HELLO(v, me, you, nA), AUTH(hmac(ACCEPTOR, acceptor, nD, nA))
+ *                          &lt;--   HELLO(v, me, you, nA)
  *   AUTH(hmac(DIALER, dialer, nA, nD)) --&gt;
- *                          &lt;--   WELCOME
+ *                          &lt;--   AUTH(hmac(ACCEPTOR, acceptor, nD, nA)), WELCOME
  * </pre>
- * Any failure sends an ERROR frame naming the reason, logs it and closes the connection. On success it fires
- * {@link LinkEstablished} and removes itself.
+ * The dialer proves first and the acceptor proves only after verifying it: a process that merely connects to a
+ * daemon's port learns no HMAC computed with the secret, so it has nothing to guess the secret against offline (a
+ * dialer, which chose whom to call by the topology file, still proves to whatever listens there; TLS with mutual
+ * authentication closes that gap). Any failure sends an ERROR frame naming the reason, logs it and closes the
+ * connection. On success it fires {@link LinkEstablished} and removes itself.
  *
  * <p>One instance per channel; all state belongs to the channel's event loop.
  */
@@ -120,8 +123,10 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 peer = h.from();
                 peerNonce = h.nonce();
                 if (role == Role.ACCEPTOR) {
-                    ctx.write(FrameWriter.hello(ctx.alloc(), version, self, peer, myNonce));
-                    ctx.writeAndFlush(FrameWriter.auth(ctx.alloc(), proof.prove(Role.ACCEPTOR, self, peerNonce, myNonce)));
+                    // Only our nonce: the acceptor proves nothing before the dialer has.
+                    ctx.writeAndFlush(FrameWriter.hello(ctx.alloc(), version, self, peer, myNonce));
+                } else {
+                    ctx.writeAndFlush(FrameWriter.auth(ctx.alloc(), proof.prove(Role.DIALER, self, peerNonce, myNonce)));
                 }
                 state = State.AWAIT_AUTH;
             }
@@ -139,9 +144,9 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 if (role == Role.DIALER) {
-                    ctx.writeAndFlush(FrameWriter.auth(ctx.alloc(), proof.prove(Role.DIALER, self, peerNonce, myNonce)));
                     state = State.AWAIT_WELCOME;
                 } else {
+                    ctx.write(FrameWriter.auth(ctx.alloc(), proof.prove(Role.ACCEPTOR, self, peerNonce, myNonce)));
                     ctx.writeAndFlush(FrameWriter.bare(ctx.alloc(), MessageType.WELCOME));
                     established(ctx);
                 }

@@ -22,11 +22,20 @@ public final class HandshakeProof {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /**
+     * Shortest cluster secret accepted, in UTF-8 bytes: an HMAC proof is only as strong as the secret behind it, and a
+     * short one could be guessed offline from a recorded handshake.
+     */
+    public static final int MIN_SECRET_BYTES = 32;
+
     private final SecretKeySpec key;
 
+    /** @throws IllegalArgumentException if the secret is shorter than {@link #MIN_SECRET_BYTES} */
     public HandshakeProof(String secret) {
-        if (secret == null || secret.isEmpty()) {
-            throw new IllegalArgumentException("the cluster secret must not be empty");
+        int n = secret == null ? 0 : secret.getBytes(StandardCharsets.UTF_8).length;
+        if (n < MIN_SECRET_BYTES) {
+            throw new IllegalArgumentException("the cluster secret has " + n + " bytes; at least " + MIN_SECRET_BYTES
+                    + " are required");
         }
         this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
     }

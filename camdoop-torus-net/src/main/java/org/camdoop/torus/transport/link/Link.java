@@ -55,6 +55,9 @@ public final class Link {
     private final TokenBucket outBucket;
     private final ReconnectBackoff backoff;
     private final Listener listener;
+    private final TransitAllowance transitAllowance;
+    private final long serviceQueueMaxBytes;
+    /** One queue per job with frames waiting here; a queue leaves the map when it empties. */
     private final Map<Long, TransitQueue> transit = new HashMap<>();
 
     private State state = State.WAITING;
@@ -63,9 +66,17 @@ public final class Link {
     private boolean shapingTimerArmed;
     private long bytesSent;
 
-    /** @param dialer a bootstrap ready to connect to the peer, or {@code null} if the peer dials us */
+    /**
+     * @param dialer               a bootstrap ready to connect to the peer, or {@code null} if the peer dials us
+     * @param transitAllowance     the node's cap on frames in transit, shared by its links
+     * @param serviceQueueMaxBytes bytes waiting in the connection's outbound buffer beyond which service messages are
+     *                             dropped (they are best effort) rather than queued
+     */
     public Link(Port port, int self, int peer, Bootstrap dialer, SocketAddress peerAddress, EventLoop loop,
-            LinkScheduler scheduler, TokenBucket outBucket, ReconnectBackoff backoff, Listener listener) {
+            LinkScheduler scheduler, TokenBucket outBucket, ReconnectBackoff backoff, Listener listener,
+            TransitAllowance transitAllowance, long serviceQueueMaxBytes) {
+        this.transitAllowance = transitAllowance;
+        this.serviceQueueMaxBytes = serviceQueueMaxBytes;
         this.port = port;
         this.self = self;
         this.peer = peer;
@@ -96,6 +107,11 @@ public final class Link {
 
     public long bytesSent() {
         return bytesSent;
+    }
+
+    /** Jobs with frames waiting here in transit (event loop). */
+    public int transitQueues() {
+        return transit.size();
     }
 
     public LinkScheduler scheduler() {
@@ -139,6 +155,7 @@ public final class Link {
             scheduler.remove(q);
             q.clear();
         }
+        transit.clear();
         if (state == State.STOPPED) {
             return;
         }
@@ -228,15 +245,28 @@ public final class Link {
         requestFlush();
     }
 
-    /** Forwards a decoded routed frame of {@code job} (ownership passes); dropped if the link is down. */
-    public void forward(ByteBuf frame, long job) {
+    /**
+     * Forwards a decoded routed frame of {@code job} (ownership passes); dropped if the link is down.
+     *
+     * @return false if the frame was dropped because the node's transit allowance is used up
+     */
+    public boolean forward(ByteBuf frame, long job) {
         if (state != State.UP) {
             frame.release();
-            return;
+            return true;
         }
-        TransitQueue q = transit.computeIfAbsent(job, TransitQueue::new);
-        q.add(frame);
+        TransitQueue q = transit.get(job);
+        if (q == null) {
+            q = new TransitQueue(job, transitAllowance);
+            if (!q.add(frame)) {
+                return false;
+            }
+            transit.put(job, q);
+        } else if (!q.add(frame)) {
+            return false;
+        }
         schedule(q);
+        return true;
     }
 
     /** Sends a control frame (CREDIT, URGENT: no credit needed, tiny) ahead of data; dropped if the link is down. */
@@ -247,6 +277,30 @@ public final class Link {
         }
         channel.write(frame, channel.voidPromise());
         requestFlush();
+    }
+
+    /** What became of a service message handed to {@link #sendService}. */
+    public enum ServiceSend { SENT, LINK_DOWN, QUEUE_FULL }
+
+    /**
+     * Sends a service message frame ahead of data, like {@link #sendControl}, unless the connection already holds more
+     * than the service queue cap of unsent bytes (a peer that stopped reading): then it is dropped. Takes ownership of
+     * {@code frame} (released when dropped).
+     */
+    public ServiceSend sendService(ByteBuf frame) {
+        Channel ch = channel;
+        if (ch == null || state != State.UP) {
+            frame.release();
+            return ServiceSend.LINK_DOWN;
+        }
+        io.netty.channel.ChannelOutboundBuffer pending = ch.unsafe().outboundBuffer();
+        if (pending != null && pending.totalPendingWriteBytes() + frame.readableBytes() > serviceQueueMaxBytes) {
+            frame.release();
+            return ServiceSend.QUEUE_FULL;
+        }
+        ch.write(frame, ch.voidPromise());
+        requestFlush();
+        return ServiceSend.SENT;
     }
 
     /** Asks for one run of the send loop; repeated requests before it runs coalesce. */
@@ -279,6 +333,8 @@ public final class Link {
             }
             if (s.nextFrameBytes() > 0) {
                 scheduler.enqueue(s);
+            } else if (s instanceof TransitQueue q && q.isEmpty()) {
+                transit.remove(q.job(), q);
             }
         }
         ch.flush();

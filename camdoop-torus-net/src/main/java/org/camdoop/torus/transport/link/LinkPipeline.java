@@ -10,7 +10,9 @@ import org.camdoop.torus.transport.wire.FrameLayout;
 
 /**
  * Builds the one pipeline every link uses, over TCP and in-JVM alike:
- * [inbound shaper] - frame decoder - handshake - heartbeat - link handler - protocol guard.
+ * [TLS] - [inbound shaper] - frame decoder - handshake - heartbeat - link handler - protocol guard.
+ * With TLS on, the cluster-secret handshake starts once TLS has (the {@code SslHandler} holds the first HELLO back
+ * until then) and runs inside it.
  * Outbound frames are written pre-encoded, so no encoder is needed.
  */
 public final class LinkPipeline extends ChannelInitializer<Channel> {
@@ -23,16 +25,24 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
     private final LongSupplier nanoClock;
     private final LinkEvents events;
     private final int version;
+    private final LinkTls tls;
 
     /** @param expectedPeer the neighbour a dialer means to reach, or {@code null} on the accepting side */
     public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
             LongSupplier nanoClock, LinkEvents events) {
-        this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION);
+        this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION, null);
+    }
+
+    /** As above over TLS when {@code tls} is not {@code null}. */
+    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
+            LongSupplier nanoClock, LinkEvents events, LinkTls tls) {
+        this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION, tls);
     }
 
     /** As above with an explicit protocol version to announce (tests of version refusal). */
     public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
-            LongSupplier nanoClock, LinkEvents events, int version) {
+            LongSupplier nanoClock, LinkEvents events, int version, LinkTls tls) {
+        this.tls = tls;
         this.config = config;
         this.shape = shape;
         this.self = self;
@@ -45,6 +55,13 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
+        if (tls != null) {
+            io.netty.handler.ssl.SslHandler ssl = expectedPeer == null ? tls.server().newHandler(ch.alloc())
+                    : tls.client().newHandler(ch.alloc());
+            ssl.setHandshakeTimeoutMillis(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(
+                    config.handshakeTimeoutNanos()));
+            ch.pipeline().addLast("tls", ssl);
+        }
         if (config.shapingBytesPerSecond() > 0) {
             ch.pipeline().addLast("shaper", new InboundShaper(new TokenBucket(nanoClock, config.shapingBytesPerSecond(),
                     config.shapingBurstBytes())));

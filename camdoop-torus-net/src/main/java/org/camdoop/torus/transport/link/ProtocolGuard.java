@@ -42,7 +42,11 @@ public final class ProtocolGuard extends ChannelInboundHandlerAdapter {
         closing = true;
         Throwable c = cause instanceof DecoderException && cause.getCause() != null
                 && !(cause instanceof ProtocolException) ? cause.getCause() : cause;
-        if (cause instanceof ProtocolException p) {
+        if (c instanceof javax.net.ssl.SSLException || cause instanceof javax.net.ssl.SSLException) {
+            // No ERROR frame: there is no TLS session to carry it. The peer sees the TLS alert.
+            LOG.warn("closing connection {}: TLS failed: {}", ctx.channel().remoteAddress(), c.getMessage());
+            ctx.close();
+        } else if (cause instanceof ProtocolException p) {
             refuse(ctx, p.code(), p.getMessage());
         } else if (c instanceof TooLongFrameException || cause instanceof TooLongFrameException) {
             refuse(ctx, ErrorCode.FRAME_TOO_LARGE, cause.getMessage());

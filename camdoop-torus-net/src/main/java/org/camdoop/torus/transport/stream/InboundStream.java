@@ -89,7 +89,9 @@ public final class InboundStream {
         try {
             handler.onData(this, seq, payload);
         } catch (RuntimeException e) {
-            LOG.error("inbound handler of {} failed on sequence {}", id, seq, e);
+            // A handler that throws breaks its contract (it owns the buffer and the credit): contain it to this stream.
+            LOG.error("inbound handler of {} failed on sequence {}; the stream is closed", id, seq, e);
+            close();
         }
     }
 
@@ -103,7 +105,8 @@ public final class InboundStream {
         try {
             handler.onEnd(this, payload);
         } catch (RuntimeException e) {
-            LOG.error("inbound handler of {} failed on end of stream", id, e);
+            LOG.error("inbound handler of {} failed on end of stream; the stream is closed", id, e);
+            close();
         }
         maybeFinish();
     }

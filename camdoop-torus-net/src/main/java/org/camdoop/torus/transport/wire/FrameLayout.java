@@ -7,8 +7,11 @@ package org.camdoop.torus.transport.wire;
  */
 public final class FrameLayout {
 
-    /** Protocol version spoken by this build; a peer with another version is refused. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * Protocol version spoken by this build; a peer with another version is refused. Version 2: the dialer proves the
+     * cluster secret first (version 1 had the acceptor prove first).
+     */
+    public static final int PROTOCOL_VERSION = 2;
 
     public static final int LENGTH_FIELD = 4;
 

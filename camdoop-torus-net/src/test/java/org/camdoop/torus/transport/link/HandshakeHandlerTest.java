@@ -28,6 +28,9 @@ class HandshakeHandlerTest {
     private static final Coord DIALER = new Coord(0, 0, 0);
     private static final Coord ACCEPTOR = new Coord(1, 0, 0);
     private static final long TIMEOUT = 10_000_000_000L;
+    private static final String SECRET = "a-cluster-secret-of-at-least-32-bytes";
+    private static final String OTHER = "another-cluster-secret-of-32-bytes-or-more";
+    private static final int V = FrameLayout.PROTOCOL_VERSION;
 
     /** Records LinkEstablished events. */
     static final class Established extends ChannelInboundHandlerAdapter {
@@ -79,8 +82,8 @@ class HandshakeHandlerTest {
     void matchingSecretsAndCoordinatesEstablishTheLink() {
         Established de = new Established();
         Established ae = new Established();
-        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, "secret", 1, de);
-        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "secret", 1, ae);
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, V, de);
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, ae);
         assertTrue(shuttle(d, a).isEmpty());
         assertEquals(List.of(SHAPE.index(ACCEPTOR)), de.peers);
         assertEquals(List.of(SHAPE.index(DIALER)), ae.peers);
@@ -94,11 +97,12 @@ class HandshakeHandlerTest {
     void badSecretIsRefusedWithBadProof() {
         Established de = new Established();
         Established ae = new Established();
-        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, "secret", 1, de);
-        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "other", 1, ae);
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, V, de);
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, OTHER, V, ae);
         List<Message.Error> errors = shuttle(d, a);
+        // The dialer proves first, so the acceptor is the one that refuses, having proved nothing itself.
         assertEquals(List.of(new Message.Error(ErrorCode.BAD_PROOF,
-                "server 1,0,0 failed to prove the cluster secret")), errors);
+                "server 0,0,0 failed to prove the cluster secret")), errors);
         assertTrue(de.peers.isEmpty() && ae.peers.isEmpty());
         assertFalse(d.isOpen());
         d.finishAndReleaseAll();
@@ -108,8 +112,8 @@ class HandshakeHandlerTest {
     @Test
     void wrongCoordinateIsRefused() {
         // The dialer believes it reaches 2,0,0; the daemon listening there is 1,0,0.
-        EmbeddedChannel d = channel(Role.DIALER, DIALER, new Coord(0, 1, 0), "s", 1, new Established());
-        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, new Coord(0, 1, 0), SECRET, V, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.WRONG_COORDINATE, "this daemon is 1,0,0, not 0,1,0")),
                 errors);
@@ -121,8 +125,8 @@ class HandshakeHandlerTest {
     @Test
     void nonNeighbourIsRefused() {
         Coord far = new Coord(1, 1, 1);
-        EmbeddedChannel d = channel(Role.DIALER, far, ACCEPTOR, "s", 1, new Established());
-        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        EmbeddedChannel d = channel(Role.DIALER, far, ACCEPTOR, SECRET, V, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.WRONG_COORDINATE,
                 "server 1,1,1 is not a torus neighbour of 1,0,0 on 3x3x3")), errors);
@@ -132,11 +136,11 @@ class HandshakeHandlerTest {
 
     @Test
     void wrongVersionIsRefused() {
-        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, "s", 7, new Established());
-        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, 7, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 7 is not supported (this daemon speaks version 1)")), errors);
+                "protocol version 7 is not supported (this daemon speaks version 2)")), errors);
         assertFalse(a.isOpen());
         assertFalse(d.isOpen(), "the refused side closes too");
         d.finishAndReleaseAll();
@@ -145,7 +149,7 @@ class HandshakeHandlerTest {
 
     @Test
     void dataBeforeTheHandshakeIsAProtocolViolation() {
-        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, "s", 1, new Established());
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         a.writeInbound(Messages.encode(a.alloc(), new Message.Heartbeat()));
         ByteBuf out = a.readOutbound();
         assertNotNull(out);
@@ -155,5 +159,50 @@ class HandshakeHandlerTest {
         out.release();
         assertFalse(a.isOpen());
         a.finishAndReleaseAll();
+    }
+
+    @Test
+    void theAcceptorProvesNothingUntilTheDialerHasProved() {
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        byte[] nonce = HandshakeProof.newNonce();
+        a.writeInbound(Messages.encode(a.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, nonce)));
+        List<Message> answers = drain(a);
+        assertEquals(1, answers.size(), "only a HELLO answers a HELLO: " + answers);
+        Message.Hello h = (Message.Hello) answers.get(0);
+        // A dialer that cannot prove the secret sends a guess: refused, and still no proof of the acceptor's.
+        a.writeInbound(Messages.encode(a.alloc(), new Message.Auth(new byte[FrameLayout.PROOF_BYTES])));
+        assertEquals(List.of(new Message.Error(ErrorCode.BAD_PROOF, "server 0,0,0 failed to prove the cluster secret")),
+                drain(a));
+        assertFalse(a.isOpen());
+        // With the secret the same exchange yields the acceptor's proof over both nonces, then WELCOME.
+        EmbeddedChannel b = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        b.writeInbound(Messages.encode(b.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, nonce)));
+        Message.Hello hb = (Message.Hello) drain(b).get(0);
+        HandshakeProof p = new HandshakeProof(SECRET);
+        b.writeInbound(Messages.encode(b.alloc(), new Message.Auth(p.prove(Role.DIALER, DIALER, hb.nonce(), nonce))));
+        List<Message> done = drain(b);
+        assertEquals(2, done.size(), done.toString());
+        assertTrue(p.verify(((Message.Auth) done.get(0)).proof(), Role.ACCEPTOR, ACCEPTOR, nonce, hb.nonce()));
+        assertEquals(new Message.Welcome(), done.get(1));
+        assertNotNull(h);
+        a.finishAndReleaseAll();
+        b.finishAndReleaseAll();
+    }
+
+    @Test
+    void aShortClusterSecretIsRefused() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new HandshakeProof("0123456789abcdef0123456789abcde"));
+        assertEquals("the cluster secret has 31 bytes; at least 32 are required", e.getMessage());
+    }
+
+    private static List<Message> drain(EmbeddedChannel ch) {
+        List<Message> out = new ArrayList<>();
+        for (ByteBuf b; (b = ch.readOutbound()) != null; ) {
+            b.skipBytes(FrameLayout.LENGTH_FIELD);
+            out.add(Messages.decode(b));
+            b.release();
+        }
+        return out;
     }
 }
