@@ -294,20 +294,31 @@ public final class StripeDemux {
         }
     }
 
-    /** A private cursor for a detached stripe: the segment read anew, the first {@code skip} records passed over. */
-    SortedRun openDetached(int stripe, long skip) throws IOException {
-        SortedRun run = source.open();
-        try {
-            for (long i = 0; i < skip; i++) {
-                if (run.advance() != Advance.RECORD) {
-                    throw new IOException(label + ": segment has fewer than " + skip + " records on a second read");
-                }
+    /**
+     * Passes over up to {@code max} records of a detached stripe's own {@code raw} cursor (unfiltered); returns how
+     * many. Bounded so a stripe catching up does not hold the shared vertex thread for a whole segment.
+     */
+    static long skip(SortedRun raw, long max, String label) throws IOException {
+        for (long i = 0; i < max; i++) {
+            if (raw.advance() != Advance.RECORD) {
+                throw new IOException(label + ": segment has fewer records on a second read");
             }
-        } catch (IOException | RuntimeException e) {
-            run.close();
-            throw e;
         }
-        return striper.stripe(run, stripe);
+        return max;
+    }
+
+    /** Runs {@code stripe}'s waker (a detached stripe that yielded while catching up). */
+    void wake(int stripe) {
+        stripes[stripe].waker.run();
+    }
+
+    /** The unfiltered segment, opened anew (a detached stripe's own cursor, before filtering). */
+    SortedRun openSegment() throws IOException {
+        return source.open();
+    }
+
+    KeyStriper striper() {
+        return striper;
     }
 
     /** The consumer of {@code stripe} is done with it (finished, failed or aborted). */

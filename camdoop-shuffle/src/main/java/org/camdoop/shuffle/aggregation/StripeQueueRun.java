@@ -19,6 +19,10 @@ final class StripeQueueRun implements SortedRun {
     private final RawBytes key = new RawBytes();
     private final RawBytes value = new RawBytes();
     private byte[] chunk;
+    /** Records a detached stripe still has to pass over in {@link #rawOwn} before reading {@link #own}. */
+    private static final int SKIP_PER_ADVANCE = 4096;
+    private SortedRun rawOwn;
+    private long toSkip;
     private SortedRun own;
     private boolean ended;
     private boolean closed;
@@ -34,8 +38,8 @@ final class StripeQueueRun implements SortedRun {
         if (closed) {
             throw new IOException("stripe " + stripe + ": read after close");
         }
-        if (own != null) {
-            return own.advance();
+        if (rawOwn != null) {
+            return advanceOwn();
         }
         while (!ended) {
             if (chunk != null && cursor.next(key, value)) {
@@ -44,8 +48,10 @@ final class StripeQueueRun implements SortedRun {
             StripeDemux.Take take = demux.take(stripe, chunk);
             chunk = null;
             if (take.detachedAtRecord() >= 0) {
-                own = demux.openDetached(stripe, take.detachedAtRecord());
-                return own.advance();
+                rawOwn = demux.openSegment();
+                own = demux.striper().stripe(rawOwn, stripe);
+                toSkip = take.detachedAtRecord();
+                return advanceOwn();
             }
             switch (take.advance()) {
                 case RECORD -> {
@@ -62,14 +68,26 @@ final class StripeQueueRun implements SortedRun {
         return Advance.END;
     }
 
+    /** Reads on with the stripe's own cursor, after passing over (a bounded number per call) what the demux read. */
+    private Advance advanceOwn() throws IOException {
+        if (toSkip > 0) {
+            toSkip -= StripeDemux.skip(rawOwn, Math.min(toSkip, SKIP_PER_ADVANCE), "stripe " + stripe);
+            if (toSkip > 0) {
+                demux.wake(stripe); // an explicit stall that ends at once: yield the thread, run again
+                return Advance.NO_DATA_YET;
+            }
+        }
+        return own.advance();
+    }
+
     @Override
     public RawBytes key() {
-        return own != null ? own.key() : key;
+        return own != null && toSkip == 0 ? own.key() : key;
     }
 
     @Override
     public RawBytes value() {
-        return own != null ? own.value() : value;
+        return own != null && toSkip == 0 ? own.value() : value;
     }
 
     @Override
