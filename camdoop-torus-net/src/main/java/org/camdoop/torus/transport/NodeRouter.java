@@ -23,6 +23,7 @@ import org.camdoop.torus.transport.stream.CreditSink;
 import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.FrameWriter;
+import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.transport.wire.MessageType;
 import org.camdoop.torus.transport.wire.RoutedFrames;
 import org.camdoop.torus.transport.wire.StreamId;
@@ -119,19 +120,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         }
         ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, self, dst, id, seq,
                 payload.readableBytes());
-        Link.ServiceSend sent = l.sendService(io.netty.buffer.Unpooled.wrappedBuffer(header, payload));
-        if (sent == Link.ServiceSend.LINK_DOWN) {
-            droppedFrames++;
-            LOG.debug("service message for {} dropped at {}: link {} is down", shape.coord(dst), shape.coord(self),
-                    l.port().label());
-        } else if (sent == Link.ServiceSend.QUEUE_FULL) {
-            droppedFrames++;
-            if (Long.bitCount(++serviceQueueRefusals) == 1) { // the 1st, 2nd, 4th, 8th...: loud but not a flood
-                LOG.warn("service message for {} dropped at {}: link {} already holds more than its service queue cap"
-                        + " of unsent bytes; {} dropped so far", shape.coord(dst), shape.coord(self), l.port().label(),
-                        serviceQueueRefusals);
-            }
-        }
+        noteServiceSend(l.sendService(io.netty.buffer.Unpooled.wrappedBuffer(header, payload)), dst, l);
     }
 
     /** {@code from} was checked to be a server of the torus. */
@@ -374,12 +363,43 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             return;
         }
         RoutedFrames.decrementHops(f);
-        if (!l.forward(f, f.getLong(f.readerIndex() + org.camdoop.torus.transport.wire.FrameLayout.JOB))) {
+        MessageType type = RoutedFrames.type(f);
+        if (type != MessageType.DATA && type != MessageType.END) {
+            // Control in transit (SERVICE, CREDIT, URGENT: small, credit-free) goes ahead of data, as it does on its
+            // first hop. Queued with its job's data it waited behind every urgent stream of a busy link, so a START or
+            // its acknowledgement two hops away could miss the root's whole wait (BoundedMemoryTest, 100 shuffles).
+            // The decoded frame has lost its length prefix: put it back in front.
+            ByteBuf prefix = f.alloc().ioBuffer(FrameLayout.LENGTH_FIELD).writeInt(f.readableBytes());
+            ByteBuf frame = io.netty.buffer.Unpooled.wrappedBuffer(prefix, f);
+            if (type == MessageType.SERVICE) {
+                noteServiceSend(l.sendService(frame), dst, l); // bounded by the link's service queue cap
+            } else {
+                l.sendControl(frame);
+            }
+            return;
+        }
+        if (!l.forward(f, f.getLong(f.readerIndex() + FrameLayout.JOB))) {
             droppedFrames++;
             if (Long.bitCount(++transitRefusals) == 1) { // the 1st, 2nd, 4th, 8th... refusal: loud but not a flood
                 LOG.warn("frame for server {} refused at {}: {} bytes already wait in transit, the cap ({}); "
                         + "{} refused so far", shape.coord(dst), shape.coord(self), transit.usedBytes(),
                         transit.maxBytes(), transitRefusals);
+            }
+        }
+    }
+
+    /** Counts and logs a service message the link did not take (quietly when the link is down, throttled when full). */
+    private void noteServiceSend(Link.ServiceSend sent, int dst, Link l) {
+        if (sent == Link.ServiceSend.LINK_DOWN) {
+            droppedFrames++;
+            LOG.debug("service message for {} dropped at {}: link {} is down", shape.coord(dst), shape.coord(self),
+                    l.port().label());
+        } else if (sent == Link.ServiceSend.QUEUE_FULL) {
+            droppedFrames++;
+            if (Long.bitCount(++serviceQueueRefusals) == 1) { // the 1st, 2nd, 4th, 8th...: loud but not a flood
+                LOG.warn("service message for {} dropped at {}: link {} already holds more than its service queue cap"
+                        + " of unsent bytes; {} dropped so far", shape.coord(dst), shape.coord(self), l.port().label(),
+                        serviceQueueRefusals);
             }
         }
     }
