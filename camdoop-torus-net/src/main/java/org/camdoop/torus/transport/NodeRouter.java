@@ -267,7 +267,9 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void established(Channel ch, int peer) {
         Link l = linkTo(peer);
-        if (l == null) {
+        if (l == null) { // the handshake checked the peer is a neighbour; kept so a broken invariant is seen, not silent
+            LOG.error("connection from {} established at {} but no link leads there; closing it", shape.coord(peer),
+                    shape.coord(self));
             ch.close();
             return;
         }

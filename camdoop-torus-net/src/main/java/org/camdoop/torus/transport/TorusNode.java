@@ -91,14 +91,6 @@ public final class TorusNode implements AutoCloseable {
         if (addr == null) {
             throw new IllegalArgumentException("the topology has no address for " + coord);
         }
-        ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router, tls));
-        if (kind != Transports.LOCAL) {
-            sb.childOption(ChannelOption.TCP_NODELAY, true);
-        }
-        this.server = sb.bind(bindable(addr)).sync().channel();
-
         for (Port p : shape.links()) {
             int peer = shape.neighbour(self, p);
             Bootstrap dial = null;
@@ -118,6 +110,16 @@ public final class TorusNode implements AutoCloseable {
                     new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router, transit,
                     config.serviceQueueMaxBytes()));
         }
+        // Bound only now that every link is in place: a neighbour that dials the moment the port opens and finishes its
+        // handshake before the links existed had its new connection closed unannounced (a link that came up and went
+        // straight down, taking frames of the first shuffle with it).
+        ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
+                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router, tls));
+        if (kind != Transports.LOCAL) {
+            sb.childOption(ChannelOption.TCP_NODELAY, true);
+        }
+        this.server = sb.bind(bindable(addr)).sync().channel();
         loop.execute(() -> {
             for (Port p : shape.links()) {
                 router.link(p).start();
@@ -305,6 +307,13 @@ public final class TorusNode implements AutoCloseable {
             }
             return true;
         });
+    }
+
+    /** How many times a link of this server has come up since it started (a link that flapped counts twice). */
+    long linkUpsSoFar() {
+        synchronized (linkUps) {
+            return linkUps[0];
+        }
     }
 
     /**
