@@ -53,6 +53,9 @@ public final class RecordCursor {
     }
 
     private int readVInt(int recordStart) throws IOException {
+        if (position >= limit) { // the key's length ended the range: its value length is missing
+            throw new IOException(label + ": truncated record header at offset " + recordStart);
+        }
         int size = WritableUtils.decodeVIntSize(data[position]);
         if (position + size > limit) {
             throw new IOException(label + ": truncated record header at offset " + recordStart);
