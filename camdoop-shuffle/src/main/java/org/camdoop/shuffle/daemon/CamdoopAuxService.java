@@ -12,7 +12,6 @@ import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 import org.camdoop.shuffle.protocol.AuxServiceName;
-import org.camdoop.shuffle.protocol.PortFile;
 import org.camdoop.torus.transport.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +36,6 @@ public final class CamdoopAuxService extends AuxiliaryService {
     private volatile CamdoopDaemon daemon;
     // Written and read by the NodeManager's service thread only (start/stop).
     private CoordinateClaim claim;
-    private final java.util.List<java.nio.file.Path> portFiles = new java.util.ArrayList<>();
 
     public CamdoopAuxService() {
         super(AuxServiceName.NAME);
@@ -54,15 +52,16 @@ public final class CamdoopAuxService extends AuxiliaryService {
             conf.set(DaemonConfig.COORDINATE, claim.coord().x() + "," + claim.coord().y() + "," + claim.coord().z());
             LOG.info("claimed coordinate {} in {}", claim.coord(), claimDir);
         }
+        // The daemon's socket file and jar cache live under the NodeManager's local dirs, where tasks look for them.
+        String[] nmDirs = conf.getTrimmedStrings("yarn.nodemanager.local-dirs");
+        if (nmDirs.length > 0) {
+            conf.setStrings(DaemonConfig.LOCAL_DIRS, nmDirs);
+        }
         try {
             daemon = CamdoopDaemon.start(conf);
         } catch (Exception e) {
             releaseClaim();
             throw e;
-        }
-        // Tasks find this daemon from their container dirs, which live under these (DaemonLocator).
-        for (String dir : conf.getTrimmedStrings("yarn.nodemanager.local-dirs")) {
-            portFiles.add(PortFile.write(java.nio.file.Path.of(dir), daemon.localPort()));
         }
         super.serviceStart();
     }
@@ -74,10 +73,6 @@ public final class CamdoopAuxService extends AuxiliaryService {
         if (d != null) {
             d.close();
         }
-        for (java.nio.file.Path f : portFiles) {
-            java.nio.file.Files.deleteIfExists(f);
-        }
-        portFiles.clear();
         releaseClaim();
         super.serviceStop();
     }

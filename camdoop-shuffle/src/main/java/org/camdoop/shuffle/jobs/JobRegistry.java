@@ -81,6 +81,10 @@ public final class JobRegistry implements AutoCloseable {
             if (known.isPresent()) {
                 return known.get();
             }
+            if (jobs.size() >= context.config().maxJobs()) {
+                return RegisterOutcome.refused("job " + jobId + " refused: " + jobs.size() + " jobs are registered ("
+                        + JobsConfig.MAX_JOBS + ")");
+            }
             decision = context.policy().decide(spec);
             if (decision.kind() == UserCodeDecision.Kind.REFUSE) {
                 return RegisterOutcome.refused(decision.reason());
@@ -178,6 +182,11 @@ public final class JobRegistry implements AutoCloseable {
                         + out.partitions() + " partitions, job " + out.jobId() + " has " + reduces + " reduces");
             }
             e.lastActivityMs = context.clock().millis();
+            int cap = context.config().maxMapOutputsPerJob();
+            if (e.outputs.size() >= cap && !e.outputs.containsKey(out.attemptId())) {
+                return refused("map output registration for " + out.attemptId() + " refused: job " + out.jobId()
+                        + " already has " + cap + " map outputs registered (" + JobsConfig.MAX_MAP_OUTPUTS_PER_JOB + ")");
+            }
             MapOutput before = e.outputs.putIfAbsent(out.attemptId(), out);
             if (before == null) {
                 return MapOutputOutcome.accepted(out.attemptId() + " recorded");

@@ -1,8 +1,10 @@
 package org.camdoop.shuffle.jobs;
 
-import java.net.InetAddress;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
@@ -10,61 +12,107 @@ import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import org.camdoop.shuffle.protocol.Refusal;
 
 /**
- * The job tokens this daemon knows, by job id, and the checks of proofs made with them. Under YARN the auxiliary
- * service adds each application's job token in {@code initializeApplication} (as the stock ShuffleHandler does) and
- * removes it in {@code stopApplication}. A standalone daemon has no NodeManager to vouch for tokens; if
- * {@link JobsConfig#JOB_TOKEN_TRUST_ON_FIRST_USE} is on it accepts the first token a loopback client presents for a job
- * ({@link #claimOnFirstUse}); docs/security.md says what that trusts.
+ * The jobs this daemon may serve, by job id: each with its job token and user as the NodeManager reported them
+ * ({@link #add}, from the auxiliary service's {@code initializeApplication}; removed in {@code stopApplication}), or,
+ * on a standalone daemon with {@link JobsConfig#JOB_TOKEN_TRUST_ON_FIRST_USE}, with only the local user who named the
+ * job first ({@link #authorise}); docs/security.md says what that trusts. Checks who may make a local request for a
+ * job ({@link #authorise}) and the job token proofs of requests. The job's secret never crosses the local channel.
  *
- * <p>Thread-safe: {@link #passwords} is a concurrent map and every update is one atomic map operation.
+ * <p>Thread-safe: {@link #jobs} and {@link #jarBytes} are concurrent maps, every update one atomic map operation.
+ * At most {@link JobsConfig#MAX_JOBS} jobs are known at once.
  */
 public final class JobTokens {
+    /** What is known of a job: its password (null: owned on first use, no token) and its user (null: unknown). */
+    private record Known(byte[] password, String user) {
+    }
+
     private final boolean trustOnFirstUse;
-    /** Job id to job token password (a private copy). */
-    private final Map<String, byte[]> passwords = new ConcurrentHashMap<>();
+    private final boolean peerIsJobUser;
+    private final int maxJobs;
+    private final long maxJobJarBytes;
+    private final Map<String, Known> jobs = new ConcurrentHashMap<>();
+    /** Bytes of jars each job sent over the local channel. */
+    private final Map<String, Long> jarBytes = new ConcurrentHashMap<>();
 
     public JobTokens(JobsConfig config) {
         this.trustOnFirstUse = config.trustOnFirstUse();
+        this.peerIsJobUser = config.peerIsJobUser();
+        this.maxJobs = config.maxJobs();
+        this.maxJobJarBytes = config.jarCacheMaxJobBytes();
     }
 
-    /** Records the token of {@code jobId}, replacing any earlier one (the NodeManager is authoritative). */
+    /** Records the token of {@code jobId} with no known user; see {@link #add(String, byte[], String)}. */
     public void add(String jobId, byte[] password) {
-        if (password.length == 0) {
-            throw new IllegalArgumentException("empty job token password for " + jobId);
-        }
-        passwords.put(jobId, password.clone());
-    }
-
-    public void remove(String jobId) {
-        passwords.remove(jobId);
-    }
-
-    public boolean knows(String jobId) {
-        return passwords.containsKey(jobId);
+        add(jobId, password, null);
     }
 
     /**
-     * Standalone mode: accepts {@code password} as the token of {@code jobId} if trust on first use is on, the client
-     * connected from a loopback address, and no token is known for the job yet (or the same one is).
+     * Records the token and user of {@code jobId}, replacing any earlier ones (the NodeManager is authoritative).
+     *
+     * @throws IllegalStateException if the daemon already knows {@link JobsConfig#MAX_JOBS} other jobs
      */
-    public Verdict claimOnFirstUse(String jobId, byte[] password, InetAddress client) {
-        if (!trustOnFirstUse) {
-            return Verdict.refused(Refusal.REFUSED,
-                    "job token for " + jobId + " refused: " + JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE
-                    + " is off");
-        }
-        if (!client.isLoopbackAddress()) {
-            return Verdict.refused(Refusal.REFUSED,
-                    "job token for " + jobId + " refused: only loopback clients may present one, not "
-                    + client.getHostAddress());
-        }
+    public void add(String jobId, byte[] password, String user) {
         if (password.length == 0) {
-            return Verdict.refused(Refusal.REFUSED, "job token for " + jobId + " refused: empty password");
+            throw new IllegalArgumentException("empty job token password for " + jobId);
         }
-        byte[] known = passwords.putIfAbsent(jobId, password.clone());
-        if (known != null && !JobTokenProof.matches(known, password)) {
-            return Verdict.refused(Refusal.REFUSED,
-                    "job token for " + jobId + " refused: the job already has another token");
+        if (!jobs.containsKey(jobId) && jobs.size() >= maxJobs) {
+            throw new IllegalStateException("job token for " + jobId + " refused: the daemon already knows " + maxJobs
+                    + " jobs (" + JobsConfig.MAX_JOBS + ")");
+        }
+        jobs.put(jobId, new Known(password.clone(), user));
+    }
+
+    public void remove(String jobId) {
+        jobs.remove(jobId);
+        jarBytes.remove(jobId);
+    }
+
+    public boolean knows(String jobId) {
+        return jobs.containsKey(jobId);
+    }
+
+    /** The job's user, as the NodeManager reported it or as it was owned on first use. */
+    public Optional<String> userOf(String jobId) {
+        Known k = jobs.get(jobId);
+        return k == null ? Optional.empty() : Optional.ofNullable(k.user());
+    }
+
+    /**
+     * Whether the local user {@code peer} (SO_PEERCRED) may make requests for {@code jobId}, on a daemon running as
+     * {@code daemonUser}. A job with a token: the peer must be the job's user ({@code job-user}) or the daemon's user
+     * ({@code daemon-user}), per {@link JobsConfig#LOCAL_PEER_CHECK}. A job without one, with trust on first use: the
+     * first user to name it owns it. Without trust on first use an unknown job is refused.
+     */
+    public Verdict authorise(String jobId, String peer, String daemonUser) {
+        Known k = jobs.get(jobId);
+        if (k == null) {
+            if (!trustOnFirstUse) {
+                return unknownJob(jobId);
+            }
+            if (jobs.size() >= maxJobs) {
+                return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer
+                        + " refused: the daemon already knows " + maxJobs + " jobs (" + JobsConfig.MAX_JOBS + ")");
+            }
+            Known before = jobs.putIfAbsent(jobId, new Known(null, peer));
+            k = before == null ? jobs.get(jobId) : before;
+            if (k == null) {
+                return unknownJob(jobId);
+            }
+        }
+        if (k.password() == null || peerIsJobUser) {
+            if (k.user() == null) {
+                return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer
+                        + " refused: the NodeManager reported no user for the job");
+            }
+            if (!k.user().equals(peer)) {
+                return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer
+                        + " refused: the job belongs to user " + k.user());
+            }
+            return Verdict.OK;
+        }
+        if (!daemonUser.equals(peer)) {
+            return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer + " refused: with "
+                    + JobsConfig.LOCAL_PEER_CHECK + "=daemon-user only the daemon's user " + daemonUser + " may ask");
         }
         return Verdict.OK;
     }
@@ -72,39 +120,64 @@ public final class JobTokens {
     /** Whether {@code registration} carries a valid proof for its job. */
     public Verdict check(MapOutputRegistration registration) {
         MapOutput out = registration.output();
-        byte[] password = passwords.get(out.jobId());
-        if (password == null) {
-            return unknownJob(out.jobId());
-        }
-        if (!JobTokenProof.matches(JobTokenProof.forMapOutput(password, out), registration.proof())) {
-            return Verdict.refused(Refusal.BAD_PROOF,
-                    "map output registration for " + out.attemptId() + " refused: bad job token proof");
-        }
-        return Verdict.OK;
+        return check(out.jobId(), p -> JobTokenProof.forMapOutput(p, out), registration.proof(),
+                "map output registration for " + out.attemptId());
     }
 
     /** Whether {@code proof} proves that the sender of {@code spec} holds the job's token. */
     public Verdict check(JobSpec spec, byte[] proof) {
-        byte[] password = passwords.get(spec.jobId());
-        if (password == null) {
-            return unknownJob(spec.jobId());
+        return check(spec.jobId(), p -> JobTokenProof.forSpec(p, spec), proof,
+                "job spec registration for " + spec.jobId());
+    }
+
+    /** Whether {@code proof} proves that the sender asking for this shuffle, over {@code nonce}, holds the token. */
+    public Verdict checkShuffle(String jobId, int partition, int attempt, int modeCode, int treesCode, byte[] nonce,
+            SortedSet<String> mapAttempts, byte[] proof) {
+        return check(jobId, p -> JobTokenProof.forShuffle(p, jobId, partition, attempt, modeCode, treesCode, nonce,
+                mapAttempts), proof, "shuffle of " + jobId + " partition " + partition);
+    }
+
+    /**
+     * Whether {@code proof} proves that the sender of this jar holds the job's token, and the job's jar quota
+     * ({@link JobsConfig#JAR_CACHE_MAX_JOB_BYTES}) has room for it; if so the jar's size is charged to the job.
+     */
+    public Verdict checkJar(String jobId, JarDigest digest, long size, byte[] proof) {
+        Verdict v = check(jobId, p -> JobTokenProof.forJar(p, jobId, digest, size), proof,
+                "jar " + digest + " for " + jobId);
+        if (!v.accepted()) {
+            return v;
         }
-        if (!JobTokenProof.matches(JobTokenProof.forSpec(password, spec), proof)) {
-            return Verdict.refused(Refusal.BAD_PROOF,
-                    "job spec registration for " + spec.jobId() + " refused: bad job token proof");
+        long[] after = new long[1];
+        jarBytes.compute(jobId, (id, before) -> {
+            long b = before == null ? 0 : before;
+            after[0] = b + size;
+            return after[0] <= maxJobJarBytes ? after[0] : b;
+        });
+        if (after[0] > maxJobJarBytes) {
+            return Verdict.refused(Refusal.REFUSED, "jar " + digest + " for " + jobId + " refused: the job's jars would"
+                    + " take " + after[0] + " bytes, over its quota of " + maxJobJarBytes + " ("
+                    + JobsConfig.JAR_CACHE_MAX_JOB_BYTES + ")");
         }
         return Verdict.OK;
     }
 
-    /** Whether {@code proof} proves that the sender asking for this shuffle holds the job's token. */
-    public Verdict checkShuffle(String jobId, int partition, int attempt, byte[] proof) {
-        byte[] password = passwords.get(jobId);
-        if (password == null) {
+    /** Makes the proof expected with a password. */
+    @FunctionalInterface
+    private interface Expected {
+        byte[] with(byte[] password);
+    }
+
+    private Verdict check(String jobId, Expected expected, byte[] proof, String what) {
+        Known k = jobs.get(jobId);
+        if (k == null) {
             return unknownJob(jobId);
         }
-        if (!JobTokenProof.matches(JobTokenProof.forShuffle(password, jobId, partition, attempt), proof)) {
-            return Verdict.refused(Refusal.BAD_PROOF,
-                    "shuffle of " + jobId + " partition " + partition + " refused: bad job token proof");
+        if (k.password() == null) {
+            // Owned on first use: no token to check against; authorise() checked the peer is the owner.
+            return Verdict.OK;
+        }
+        if (!JobTokenProof.matches(expected.with(k.password()), proof)) {
+            return Verdict.refused(Refusal.BAD_PROOF, what + " refused: bad job token proof");
         }
         return Verdict.OK;
     }
