@@ -105,7 +105,7 @@ public final class CamdoopAuxService extends AuxiliaryService {
             return;
         }
         try {
-            daemon().tokens().add(job.toString(), secretOf(data));
+            daemon().tokens().add(job.toString(), secretOf(data), context.getUser());
         } catch (IOException e) {
             LOG.warn("application {}: unreadable shuffle secret: {}", job, e.getMessage());
         }

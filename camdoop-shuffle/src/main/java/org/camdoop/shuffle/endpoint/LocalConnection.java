@@ -170,25 +170,38 @@ final class LocalConnection {
             refuse(Refusal.REFUSED, e.getMessage());
             return;
         }
+        boolean stored = false;
         try (upload) {
-            ok("send jar " + digest);
-            LocalEndpoint.Limits limits = endpoint.limits();
-            while (upload.remaining() > 0) {
-                channel.readDeadline(limits.frameTimeoutMs());
-                LocalWire.Frame piece = LocalWire.read(in, t -> t == LocalWire.JAR_PIECE ? LocalWire.JAR_PIECE_BYTES
-                        : -1);
-                if (piece == null) {
-                    throw new ClosedChannelException();
-                }
-                upload.write(piece.body(), 0, piece.body().length);
+            Verdict quota = endpoint.parts().tokens().chargeJar(jobId, digest, size);
+            if (!quota.accepted()) {
+                refuse(quota.refusal().orElseThrow(), quota.reason());
+                return;
             }
-            channel.noReadDeadline();
-            upload.finish();
-        } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
-            throw e;
-        } catch (IOException e) {
-            refuse(Refusal.REFUSED, e.getMessage());
-            return;
+            try {
+                ok("send jar " + digest);
+                LocalEndpoint.Limits limits = endpoint.limits();
+                while (upload.remaining() > 0) {
+                    channel.readDeadline(limits.frameTimeoutMs());
+                    LocalWire.Frame piece = LocalWire.read(in,
+                            t -> t == LocalWire.JAR_PIECE ? LocalWire.JAR_PIECE_BYTES : -1);
+                    if (piece == null) {
+                        throw new ClosedChannelException();
+                    }
+                    upload.write(piece.body(), 0, piece.body().length);
+                }
+                channel.noReadDeadline();
+                upload.finish();
+                stored = true;
+            } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
+                throw e;
+            } catch (IOException e) {
+                refuse(Refusal.REFUSED, e.getMessage());
+                return;
+            } finally {
+                if (!stored) {
+                    endpoint.parts().tokens().refundJar(jobId, size);
+                }
+            }
         }
         ok("jar " + digest + " cached");
     }

@@ -94,8 +94,8 @@ public final class LocalEndpoint implements AutoCloseable {
     }
 
     /**
-     * Listens on the Unix domain socket {@code socket} (a stale file there is replaced; its directory is created) and
-     * starts accepting.
+     * Listens on the Unix domain socket {@code socket} and starts accepting. Its directory is created if absent; a
+     * socket file nobody answers on (a dead daemon's) is replaced, one a live process answers on is an error.
      */
     public static LocalEndpoint start(Parts parts, Limits limits, Path socket) throws IOException {
         Path dir = socket.toAbsolutePath().getParent();
@@ -103,7 +103,15 @@ public final class LocalEndpoint implements AutoCloseable {
             Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
                     PosixFilePermissions.fromString("rwxr-xr-x")));
         }
-        Files.deleteIfExists(socket);
+        if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+                throw new IOException("another process (user " + UnixPeers.peerUser(probe) + ") listens on the local"
+                        + " socket " + socket + ": give each daemon its own camdoop.daemon.local-dirs or"
+                        + " camdoop.daemon.local.socket");
+            } catch (java.net.SocketException stale) {
+                Files.delete(socket); // left by a daemon that died
+            }
+        }
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             server.bind(UnixDomainSocketAddress.of(socket), 64);

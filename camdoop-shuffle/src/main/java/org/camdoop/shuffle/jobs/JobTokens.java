@@ -137,16 +137,17 @@ public final class JobTokens {
                 mapAttempts), proof, "shuffle of " + jobId + " partition " + partition);
     }
 
-    /**
-     * Whether {@code proof} proves that the sender of this jar holds the job's token, and the job's jar quota
-     * ({@link JobsConfig#JAR_CACHE_MAX_JOB_BYTES}) has room for it; if so the jar's size is charged to the job.
-     */
+    /** Whether {@code proof} proves that the sender of this jar holds the job's token. */
     public Verdict checkJar(String jobId, JarDigest digest, long size, byte[] proof) {
-        Verdict v = check(jobId, p -> JobTokenProof.forJar(p, jobId, digest, size), proof,
+        return check(jobId, p -> JobTokenProof.forJar(p, jobId, digest, size), proof,
                 "jar " + digest + " for " + jobId);
-        if (!v.accepted()) {
-            return v;
-        }
+    }
+
+    /**
+     * Charges {@code size} bytes of jar to the job's quota ({@link JobsConfig#JAR_CACHE_MAX_JOB_BYTES}) if it has
+     * room; give them back with {@link #refundJar} if the upload then fails.
+     */
+    public Verdict chargeJar(String jobId, JarDigest digest, long size) {
         long[] after = new long[1];
         jarBytes.compute(jobId, (id, before) -> {
             long b = before == null ? 0 : before;
@@ -159,6 +160,11 @@ public final class JobTokens {
                     + JobsConfig.JAR_CACHE_MAX_JOB_BYTES + ")");
         }
         return Verdict.OK;
+    }
+
+    /** Gives back a charge whose upload failed. */
+    public void refundJar(String jobId, long size) {
+        jarBytes.computeIfPresent(jobId, (id, before) -> Math.max(0, before - size));
     }
 
     /** Makes the proof expected with a password. */

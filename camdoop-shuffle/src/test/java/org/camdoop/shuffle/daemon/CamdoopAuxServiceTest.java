@@ -60,13 +60,13 @@ class CamdoopAuxServiceTest {
             // Claimed (no coordinate configured; 127.0.0.1 names this host), and published for the tasks.
             assertTrue(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
             for (String nm : new String[] {"nm-a", "nm-b"}) {
-                assertEquals(service.daemon().localPort() + "\n",
-                        Files.readString(dir.resolve(nm).resolve(org.camdoop.shuffle.protocol.PortFile.PATH)));
+                assertEquals(service.daemon().localSocket() + "\n",
+                        Files.readString(dir.resolve(nm).resolve(org.camdoop.shuffle.protocol.DaemonSocketFile.PATH)));
             }
         } finally {
             service.stop();
         }
         assertFalse(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
-        assertFalse(Files.exists(dir.resolve("nm-a").resolve(org.camdoop.shuffle.protocol.PortFile.PATH)));
+        assertFalse(Files.exists(dir.resolve("nm-a").resolve(org.camdoop.shuffle.protocol.DaemonSocketFile.PATH)));
     }
 }

@@ -66,6 +66,7 @@ class CamdoopDaemonTest {
         c.set(DaemonConfig.COORDINATE, coord);
         c.set(DaemonConfig.VERTEX_THREADS, "1");
         c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + coord).toString());
+        c.set("camdoop.daemon.local-dirs", dir.resolve("local-" + coord).toString());
         return c;
     }
 

@@ -63,9 +63,10 @@ class PluginsOnDaemonsTest {
             c.set(DaemonConfig.COORDINATE, s + ",0,0");
             c.set(DaemonConfig.VERTEX_THREADS, "1");
             c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + s).toString());
+            c.set("camdoop.daemon.local-dirs", dir.resolve("local-" + s).toString());
             CamdoopDaemon d = CamdoopDaemon.start(c);
             // What the auxiliary service does in initializeApplication.
-            d.tokens().add(JOB, SECRET);
+            d.tokens().add(JOB, SECRET, org.camdoop.shuffle.protocol.UnixPeers.processUser());
             daemons.add(d);
         }
         return daemons;
@@ -74,7 +75,7 @@ class PluginsOnDaemonsTest {
     /** The task's JobConf on the server of {@code daemon}: its credentials and where its daemon listens. */
     private static JobConf taskConf(JobConf job, CamdoopDaemon daemon) {
         JobConf task = new JobConf(job);
-        task.set(CamdoopJobConfig.DAEMON_LOCAL_ADDRESS, "127.0.0.1:" + daemon.localPort());
+        task.set(CamdoopJobConfig.DAEMON_LOCAL_SOCKET, daemon.localSocket().toString());
         task.set("mapreduce.framework.name", "yarn");
         Credentials creds = new Credentials();
         TokenCache.setShuffleSecretKey(SECRET, creds);
