@@ -27,6 +27,7 @@ import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.camdoop.shuffle.protocol.DaemonSocketFile;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.ServiceContext;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
@@ -117,6 +118,10 @@ public final class CamdoopDaemon implements AutoCloseable {
                     jobId -> registry.lookup(jobId).map(RegisteredJob::aggregation),
                     vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
                     new RegistryJobDistribution(registry, jarCache), housekeeping, daemon.specWaitMs()));
+            // Daemons that hold a job's token accept its shuffles only from a root that proves a task of the job asked.
+            service.checkStartsWith((spec, proof) -> tokens.checkTorusStart(spec.jobId(), spec.partition(),
+                    spec.attempt(), ShuffleCodes.code(spec.mode()), ShuffleCodes.code(spec.trees()),
+                    spec.expectedAttempts(), proof.nonce(), proof.proof()));
             long every = daemon.expiryIntervalMs();
             housekeeping.scheduleWithFixedDelay(() -> {
                 for (String expired : registry.expireIdle()) {

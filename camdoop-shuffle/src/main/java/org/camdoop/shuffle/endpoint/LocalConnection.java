@@ -29,6 +29,7 @@ import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.torus.trees.TreeChoice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -258,7 +259,7 @@ final class LocalConnection {
         }
         RootStream root;
         try {
-            root = endpoint.parts().service().startShuffle(spec);
+            root = endpoint.parts().service().startShuffle(spec, new StartProof(fresh, proof));
         } catch (RuntimeException e) {
             refuse(Refusal.REFUSED, "shuffle " + spec.describe() + " could not start: " + e);
             return;

@@ -167,6 +167,27 @@ public final class JobTokens {
         jarBytes.computeIfPresent(jobId, (id, before) -> Math.max(0, before - size));
     }
 
+    /**
+     * Whether a torus START of a shuffle of {@code jobId} carries the proof its reduce task gave the root: checked only
+     * where the daemon holds the job's token (the daemons that ran the job's tasks); elsewhere there is nothing to
+     * check it with and the START is accepted (its spec still comes only from authenticated daemons).
+     *
+     * @return null if accepted, else the exact reason
+     */
+    public String checkTorusStart(String jobId, int partition, int attempt, int modeCode, int treesCode,
+            SortedSet<String> mapAttempts, byte[] nonce, byte[] proof) {
+        Known k = jobs.get(jobId);
+        if (k == null || k.password() == null) {
+            return null;
+        }
+        if (proof.length == 0) {
+            return "it carries no job token proof and this daemon holds the token of " + jobId;
+        }
+        byte[] expected = JobTokenProof.forShuffle(k.password(), jobId, partition, attempt, modeCode, treesCode, nonce,
+                mapAttempts);
+        return JobTokenProof.matches(expected, proof) ? null : "bad job token proof";
+    }
+
     /** Makes the proof expected with a password. */
     @FunctionalInterface
     private interface Expected {
