@@ -72,20 +72,25 @@ public final class DaemonClient implements AutoCloseable {
                     + " user " + address.daemonUser() + ": refusing to connect");
         }
         SocketChannel ch = SocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+        boolean ok = false;
         try {
-            ch.connect(UnixDomainSocketAddress.of(socket));
+            try {
+                ch.connect(UnixDomainSocketAddress.of(socket));
+            } catch (IOException e) {
+                throw new IOException("cannot reach the Camdoop daemon at " + socket + ": " + e.getMessage(), e);
+            }
             String server = UnixPeers.peerUser(ch);
             if (!server.equals(address.daemonUser())) {
                 throw new IOException("the process serving the Camdoop daemon socket " + socket + " runs as " + server
                         + ", not the daemon's user " + address.daemonUser() + ": refusing to talk to it");
             }
-            return new DaemonClient(DeadlineChannel.of(ch, System::nanoTime));
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            if (e.getMessage() != null && e.getMessage().startsWith("the process serving")) {
-                throw e;
+            DaemonClient client = new DaemonClient(DeadlineChannel.of(ch, System::nanoTime));
+            ok = true;
+            return client;
+        } finally {
+            if (!ok) {
+                ch.close();
             }
-            throw new IOException("cannot reach the Camdoop daemon at " + socket + ": " + e.getMessage(), e);
         }
     }
 

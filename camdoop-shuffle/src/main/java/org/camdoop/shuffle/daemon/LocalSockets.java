@@ -15,7 +15,7 @@ final class LocalSockets {
 
     /**
      * {@code camdoop/daemon.sock} under {@code localDir}; when that path is too long for a socket, {@code d.sock} in a
-     * fresh directory under {@code /tmp} that only the daemon's user can write (tasks find it through the
+     * fresh {@code /tmp/camdoop-sock-*} directory that only the daemon's user can write (tasks find it through the
      * {@code camdoop/daemon.socket} file either way).
      */
     static Path defaultSocket(Path localDir) {
@@ -24,7 +24,7 @@ final class LocalSockets {
             return preferred;
         }
         try {
-            Path dir = Files.createTempDirectory(Path.of("/tmp"), "camdoop-");
+            Path dir = Files.createTempDirectory(Path.of("/tmp"), org.camdoop.shuffle.endpoint.LocalEndpoint.PRIVATE_DIR_PREFIX);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             return dir.resolve("d.sock");
         } catch (IOException e) {

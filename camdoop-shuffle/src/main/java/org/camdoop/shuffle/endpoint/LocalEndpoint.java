@@ -41,6 +41,9 @@ public final class LocalEndpoint implements AutoCloseable {
     static final Duration POLL = Duration.ofSeconds(1);
     /** How long a shuffle request waits for this daemon's torus links to come up before it is refused. */
     static final Duration LINKS_WAIT = Duration.ofSeconds(10);
+    private static final int SPARE_THREADS = 8;
+    /** Name prefix of a private directory made for the socket under /tmp; removed with the socket. */
+    public static final String PRIVATE_DIR_PREFIX = "camdoop-sock-";
 
     /** Waits until the daemon's links to live neighbours are all up (a START sent before then could be lost). */
     @FunctionalInterface
@@ -83,7 +86,8 @@ public final class LocalEndpoint implements AutoCloseable {
         this.daemonUser = daemonUser;
         this.server = server;
         AtomicInteger n = new AtomicInteger();
-        this.threads = new ThreadPoolExecutor(0, limits.maxConnections(), 60, TimeUnit.SECONDS,
+        // A few threads over the cap: a finished connection leaves the open set just before its thread is free.
+        this.threads = new ThreadPoolExecutor(0, limits.maxConnections() + SPARE_THREADS, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), r -> {
                     Thread t = new Thread(r, "camdoop-local-" + n.incrementAndGet());
                     t.setDaemon(true);
@@ -193,16 +197,27 @@ public final class LocalEndpoint implements AutoCloseable {
             }
             return;
         }
-        threads.execute(() -> {
-            try {
-                connection.serve();
-            } finally {
-                synchronized (lock) {
-                    open.remove(channel);
+        try {
+            threads.execute(() -> {
+                try {
+                    connection.serve();
+                } finally {
+                    forget(channel);
                 }
-                closeQuietly(channel);
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            forget(channel);
+            if (!closed) {
+                LOG.warn("local connection from user {} dropped: no thread free", peer);
             }
-        });
+        }
+    }
+
+    private void forget(DeadlineChannel channel) {
+        synchronized (lock) {
+            open.remove(channel);
+        }
+        closeQuietly(channel);
     }
 
     /** Waits for the torus links; false if they are not up in time or the endpoint closed. */
@@ -243,6 +258,9 @@ public final class LocalEndpoint implements AutoCloseable {
         threads.shutdownNow();
         try {
             Files.deleteIfExists(socket);
+            if (socket.getParent().getFileName().toString().startsWith(PRIVATE_DIR_PREFIX)) {
+                Files.deleteIfExists(socket.getParent()); // the private /tmp directory made for it, now empty
+            }
         } catch (IOException e) {
             LOG.debug("removing {}: {}", socket, e.getMessage());
         }
