@@ -31,6 +31,9 @@ final class ForwardingDaemons implements AutoCloseable {
                 conf.set(DaemonConfig.COORDINATE, TorusLayout.coordText(c));
                 // One jar cache per daemon: they are separate servers that happen to share a machine.
                 conf.set(JobsConfig.JAR_CACHE_DIR, base.get(JobsConfig.JAR_CACHE_DIR) + "/" + c.x() + "_" + c.y() + "_" + c.z());
+                // And its own local dirs (socket and socket file).
+                conf.set(JobsConfig.LOCAL_DIRS, base.get(JobsConfig.JAR_CACHE_DIR) + "/local-" + c.x() + "_" + c.y() + "_"
+                        + c.z());
                 started.add(CamdoopDaemon.start(conf));
             }
         } catch (IOException | InterruptedException | RuntimeException e) {

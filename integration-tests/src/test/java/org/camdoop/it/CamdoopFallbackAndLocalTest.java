@@ -58,9 +58,9 @@ class CamdoopFallbackAndLocalTest {
         WordCountInput.write(in, 3, 2000, 13);
         Path out = dir.resolve("out");
         Path work = dir.resolve("work");
-        // Nothing listens on port 9 (discard) on loopback here: every task finds no daemon.
+        // No socket at this path: every task finds no daemon.
         MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
-                "-Dcamdoop.daemon.local.address=127.0.0.1:9", in.toString(), out.toString()));
+                "-Dcamdoop.daemon.local.socket=" + dir.resolve("no-daemon.sock"), in.toString(), out.toString()));
         assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());

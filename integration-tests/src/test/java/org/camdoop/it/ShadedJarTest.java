@@ -78,6 +78,7 @@ class ShadedJarTest {
                 conf.set("camdoop.cluster.secret", "shaded-jar-test-cluster-secret-of-32-bytes");
                 conf.set("camdoop.daemon.coordinate", coord);
                 conf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + coord).toString());
+                conf.set("camdoop.daemon.local-dirs", dir.resolve("local-" + coord).toString());
                 conf.set("hadoop.tmp.dir", dir.toString());
                 daemons.add((AutoCloseable) start.invoke(null, conf));
             }

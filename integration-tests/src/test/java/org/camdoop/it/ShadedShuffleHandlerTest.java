@@ -67,6 +67,7 @@ class ShadedShuffleHandlerTest {
             peerConf.set("camdoop.cluster.secret", "shaded-aux-service-test-secret-of-32-bytes");
             peerConf.set("camdoop.daemon.coordinate", "1,0,0");
             peerConf.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-peer").toString());
+            peerConf.set("camdoop.daemon.local-dirs", dir.resolve("local-peer").toString());
             peerConf.set("hadoop.tmp.dir", dir.toString());
             peer = CamdoopDaemon.start(peerConf);
             CountDownLatch linked = new CountDownLatch(1);

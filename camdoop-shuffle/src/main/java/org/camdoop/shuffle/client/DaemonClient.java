@@ -5,11 +5,19 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.SortedSet;
+import java.util.function.UnaryOperator;
 import org.camdoop.shuffle.protocol.DaemonRefusedException;
+import org.camdoop.shuffle.protocol.DeadlineChannel;
 import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobSpecCodec;
 import org.camdoop.shuffle.protocol.LocalWire;
@@ -19,43 +27,71 @@ import org.camdoop.shuffle.protocol.Refusal;
 import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.UnixPeers;
 import org.camdoop.torus.trees.TreeChoice;
 
 /**
- * A task's blocking connection to its local daemon ({@link LocalWire}): plain java.io sockets, so it runs in any task
- * JVM whatever Netty that JVM carries. Requests are answered in order; a refusal throws
- * {@link DaemonRefusedException} with the daemon's exact message. Not thread-safe: one task thread uses it.
+ * A task's blocking connection to its local daemon ({@link LocalWire}) over a Unix domain socket, plain java.nio (task
+ * JVMs carry Hadoop's Netty, not ours). Before sending anything it checks that the socket file and the process serving
+ * it (SO_PEERCRED) belong to the daemon's user, so a squatter on a dead daemon's socket learns nothing. Requests are
+ * answered in order; a refusal throws {@link DaemonRefusedException} with the daemon's exact message. Not thread-safe:
+ * one task thread uses it.
  */
 public final class DaemonClient implements AutoCloseable {
-    private final Socket socket;
+    private final DeadlineChannel channel;
     private final DataInputStream in;
     private final DataOutputStream out;
+    /** Milliseconds {@link #next()} waits for an item; 0: forever. */
+    private int streamTimeoutMs;
 
-    private DaemonClient(Socket socket) throws IOException {
-        this.socket = socket;
-        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+    private DaemonClient(DeadlineChannel channel) {
+        this.channel = channel;
+        this.in = new DataInputStream(new BufferedInputStream(channel.input(), 1 << 16));
+        this.out = new DataOutputStream(new BufferedOutputStream(channel.output(), 1 << 16));
     }
 
-    /** Connects to the daemon at {@code address}, giving up after {@code connectTimeoutMs}. */
-    public static DaemonClient connect(InetSocketAddress address, int connectTimeoutMs) throws IOException {
-        Socket s = new Socket();
+    /**
+     * Connects to the daemon at {@code address} after checking who owns its socket, then checks who serves it.
+     *
+     * @throws IOException naming the socket and both users when either check fails (nothing was sent)
+     */
+    public static DaemonClient connect(DaemonAddress address) throws IOException {
+        java.nio.file.Path socket = address.socket();
+        BasicFileAttributes attrs;
         try {
-            s.connect(address, connectTimeoutMs);
-            s.setTcpNoDelay(true);
-            return new DaemonClient(s);
+            attrs = Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
-            s.close();
-            throw new IOException("cannot reach the Camdoop daemon at " + address + ": " + e.getMessage(), e);
+            throw new IOException("cannot reach the Camdoop daemon at " + socket + ": " + e.getMessage(), e);
         }
-    }
-
-    /** Standalone daemons: presents the job token (trust on first use; see docs/security.md). */
-    public String claimToken(String jobId, byte[] password) throws IOException {
-        return call(LocalWire.CLAIM_TOKEN, LocalWire.body(o -> {
-            o.writeUTF(jobId);
-            LocalWire.writeBytes(o, password);
-        }));
+        if (!attrs.isOther()) {
+            throw new IOException("the Camdoop daemon socket " + socket + " is not a socket: refusing to connect");
+        }
+        String owner = UnixPeers.ownerOf(socket);
+        if (!owner.equals(address.daemonUser())) {
+            throw new IOException("the Camdoop daemon socket " + socket + " is owned by " + owner + ", not the daemon's"
+                    + " user " + address.daemonUser() + ": refusing to connect");
+        }
+        SocketChannel ch = SocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+        boolean ok = false;
+        try {
+            try {
+                ch.connect(UnixDomainSocketAddress.of(socket));
+            } catch (IOException e) {
+                throw new IOException("cannot reach the Camdoop daemon at " + socket + ": " + e.getMessage(), e);
+            }
+            String server = UnixPeers.peerUser(ch);
+            if (!server.equals(address.daemonUser())) {
+                throw new IOException("the process serving the Camdoop daemon socket " + socket + " runs as " + server
+                        + ", not the daemon's user " + address.daemonUser() + ": refusing to talk to it");
+            }
+            DaemonClient client = new DaemonClient(DeadlineChannel.of(ch, System::nanoTime));
+            ok = true;
+            return client;
+        } finally {
+            if (!ok) {
+                ch.close();
+            }
+        }
     }
 
     /** Registers the job's spec with its proof ({@code JobTokenProof.forSpec}). */
@@ -66,9 +102,28 @@ public final class DaemonClient implements AutoCloseable {
         }));
     }
 
-    /** Sends a jar the daemon reported missing. */
-    public String putJar(byte[] jar) throws IOException {
-        return call(LocalWire.PUT_JAR, LocalWire.body(o -> LocalWire.writeBytes(o, jar)));
+    /**
+     * Sends a jar of job {@code jobId} the daemon reported missing, in pieces of at most
+     * {@link LocalWire#JAR_PIECE_BYTES}; {@code proof} is {@code JobTokenProof.forJar(password, jobId, digest, size)}.
+     */
+    public String putJar(String jobId, JarDigest digest, long size, byte[] proof, InputStream jar) throws IOException {
+        call(LocalWire.PUT_JAR, LocalWire.body(o -> {
+            o.writeUTF(jobId);
+            o.write(java.util.HexFormat.of().parseHex(digest.hex()));
+            o.writeLong(size);
+            LocalWire.writeBytes(o, proof);
+        }));
+        byte[] piece = new byte[(int) Math.min(LocalWire.JAR_PIECE_BYTES, Math.max(1, size))];
+        long left = size;
+        while (left > 0) {
+            int n = jar.readNBytes(piece, 0, (int) Math.min(piece.length, left));
+            if (n <= 0) {
+                throw new IOException("jar " + digest + " ended " + left + " bytes early");
+            }
+            LocalWire.write(out, LocalWire.JAR_PIECE, piece, n);
+            left -= n;
+        }
+        return answer();
     }
 
     /** Registers a map attempt's final output. */
@@ -82,14 +137,26 @@ public final class DaemonClient implements AutoCloseable {
         }));
     }
 
+    /** A fresh nonce from the daemon, good for the next {@link #startShuffle} on this connection. */
+    public byte[] nonce() throws IOException {
+        LocalWire.write(out, LocalWire.NONCE, new byte[0], 0);
+        LocalWire.Frame reply = reply();
+        if (reply.type() != LocalWire.NONCE_IS || reply.body().length != LocalWire.NONCE_BYTES) {
+            throw new IOException("unexpected reply type " + reply.type() + " to NONCE");
+        }
+        return reply.body();
+    }
+
     /**
-     * Asks the daemon to be the root of this reduce attempt's shuffle. On success the connection carries the stream:
-     * read it with {@link #next()} until End or Failed.
+     * Asks the daemon to be the root of this reduce attempt's shuffle: fetches a nonce, has {@code proofOfNonce} make
+     * the proof over it ({@code JobTokenProof.forShuffle}), and sends the request. On success the connection carries
+     * the stream: read it with {@link #next()} until End or Failed.
      *
      * @return the root's coordinate, as the daemon names it
      */
     public String startShuffle(String jobId, int partition, int attempt, ShuffleMode mode, TreeChoice trees,
-            SortedSet<String> expectedAttempts, byte[] proof) throws IOException {
+            SortedSet<String> expectedAttempts, UnaryOperator<byte[]> proofOfNonce) throws IOException {
+        byte[] proof = proofOfNonce.apply(nonce());
         return call(LocalWire.START_SHUFFLE, LocalWire.body(o -> {
             o.writeUTF(jobId);
             o.writeInt(partition);
@@ -105,8 +172,8 @@ public final class DaemonClient implements AutoCloseable {
     }
 
     /** How long {@link #next()} waits for the next item before it gives up (0: forever). */
-    public void streamTimeout(int millis) throws IOException {
-        socket.setSoTimeout(millis);
+    public void streamTimeout(int millis) {
+        streamTimeoutMs = millis;
     }
 
     /**
@@ -116,10 +183,15 @@ public final class DaemonClient implements AutoCloseable {
      */
     public StreamItem next() throws IOException {
         LocalWire.Frame f;
+        if (streamTimeoutMs > 0) {
+            channel.readDeadline(streamTimeoutMs);
+        }
         try {
-            f = LocalWire.read(in);
-        } catch (java.net.SocketTimeoutException e) {
-            throw new IOException("nothing came from the Camdoop daemon for " + socket.getSoTimeout() + " ms");
+            f = LocalWire.read(in, LocalWire::replyCap);
+        } catch (SocketTimeoutException e) {
+            throw new IOException("nothing came from the Camdoop daemon for " + streamTimeoutMs + " ms");
+        } finally {
+            channel.noReadDeadline();
         }
         if (f == null) {
             throw new IOException("the Camdoop daemon closed the connection in the middle of the stream");
@@ -134,10 +206,19 @@ public final class DaemonClient implements AutoCloseable {
 
     private String call(int type, byte[] body) throws IOException {
         LocalWire.write(out, type, body, body.length);
-        LocalWire.Frame reply = LocalWire.read(in);
+        return answer();
+    }
+
+    private LocalWire.Frame reply() throws IOException {
+        LocalWire.Frame reply = LocalWire.read(in, LocalWire::replyCap);
         if (reply == null) {
             throw new IOException("the Camdoop daemon closed the connection without answering");
         }
+        return reply;
+    }
+
+    private String answer() throws IOException {
+        LocalWire.Frame reply = reply();
         DataInputStream r = reply.in();
         return switch (reply.type()) {
             case LocalWire.OK -> r.readUTF();
@@ -151,6 +232,6 @@ public final class DaemonClient implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        socket.close();
+        channel.close();
     }
 }

@@ -24,6 +24,7 @@ import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.MapOutputLocator;
+import org.camdoop.shuffle.protocol.DaemonSocketFile;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.torus.topology.Coord;
@@ -54,10 +55,13 @@ public final class CamdoopDaemon implements AutoCloseable {
     private final JobRegistry registry;
     private final CamdoopService service;
     private final LocalEndpoint local;
+    /** The {@code camdoop/daemon.socket} files this daemon wrote, removed when it stops. */
+    private final List<Path> socketFiles;
 
     private CamdoopDaemon(Coord coord, EventLoopGroup loop, ExecutorService vertices,
             ScheduledExecutorService housekeeping, TorusNode node, JobTokens tokens, JobRegistry registry,
-            CamdoopService service, LocalEndpoint local) {
+            CamdoopService service, LocalEndpoint local, List<Path> socketFiles) {
+        this.socketFiles = socketFiles;
         this.coord = coord;
         this.loop = loop;
         this.vertices = vertices;
@@ -104,7 +108,8 @@ public final class CamdoopDaemon implements AutoCloseable {
             }
         }
         JobsConfig jobs = JobsConfig.from(conf);
-        JarCache jarCache = JarCache.open(jobs);
+        List<Path> localDirs = daemon.localDirs();
+        JarCache jarCache = JarCache.open(jobs, localDirs.get(0).resolve("camdoop/jar-cache"));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
         ExecutorService vertices = Executors.newFixedThreadPool(daemon.vertexThreads(), named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
@@ -130,9 +135,18 @@ public final class CamdoopDaemon implements AutoCloseable {
             LocalEndpoint local = LocalEndpoint.start(
                     new LocalEndpoint.Parts(coord, registry, parts.tokens(), jarCache, service,
                             timeout -> readyNode.awaitLinksUp(service.view(), timeout)),
-                    daemon.localPort());
+                    daemon.localLimits(), daemon.localSocket().orElse(LocalSockets.defaultSocket(localDirs.get(0))));
+            List<Path> socketFiles = new ArrayList<>();
+            try {
+                for (Path dir : localDirs) {
+                    socketFiles.add(DaemonSocketFile.write(dir, local.socket()));
+                }
+            } catch (IOException | RuntimeException e) {
+                local.close();
+                throw e;
+            }
             return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, parts.tokens(), registry, service,
-                    local);
+                    local, socketFiles);
         } catch (RuntimeException | InterruptedException | IOException e) {
             if (node != null) {
                 node.close();
@@ -219,9 +233,9 @@ public final class CamdoopDaemon implements AutoCloseable {
         return registry;
     }
 
-    /** The loopback port where this daemon's tasks reach it ({@link org.camdoop.shuffle.client.DaemonClient}). */
-    public int localPort() {
-        return local.port();
+    /** The Unix domain socket where this daemon's tasks reach it ({@link org.camdoop.shuffle.client.DaemonClient}). */
+    public Path localSocket() {
+        return local.socket();
     }
 
     /** The job ended: unregisters it and forgets its spec broadcast state. Returns whether it was registered. */
@@ -239,6 +253,13 @@ public final class CamdoopDaemon implements AutoCloseable {
     public void close() throws InterruptedException {
         LOG.info("Camdoop daemon {} stopping", coord);
         local.close();
+        for (Path f : socketFiles) {
+            try {
+                java.nio.file.Files.deleteIfExists(f);
+            } catch (IOException e) {
+                LOG.warn("could not remove {}: {}", f, e.getMessage());
+            }
+        }
         housekeeping.shutdownNow();
         node.close();
         vertices.shutdownNow();

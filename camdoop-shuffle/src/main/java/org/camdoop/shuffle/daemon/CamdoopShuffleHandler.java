@@ -44,7 +44,6 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
     private volatile CamdoopDaemon daemon;
     // Written and read by the NodeManager's service thread only (start/stop).
     private CoordinateClaim claim;
-    private final List<Path> portFiles = new ArrayList<>();
 
     @Override
     protected void serviceStart() throws Exception {
@@ -62,13 +61,30 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
             conf.set(DaemonConfig.COORDINATE, claim.coord().x() + "," + claim.coord().y() + "," + claim.coord().z());
             LOG.info("claimed coordinate {} in {}", claim.coord(), claimDir);
         }
-        CamdoopDaemon started = CamdoopDaemon.start(conf,
-                new MapOutputLocator(nodeManagerDirs(conf), MapOutputLocator.ownerRule(conf)));
-        daemon = started;
-        // Tasks find this daemon from their container dirs, which live under these (DaemonLocator).
-        for (String dir : conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)) {
-            portFiles.add(org.camdoop.shuffle.protocol.PortFile.write(Path.of(dir), started.localPort()));
+        // The daemon's socket file (camdoop/daemon.socket) and jar cache live under the NodeManager's local dirs,
+        // where tasks look for them from their container dirs (DaemonLocator).
+        String[] nmDirs = conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS);
+        if (nmDirs.length > 0) {
+            conf.setStrings(JobsConfig.LOCAL_DIRS, nmDirs);
         }
+        if (conf.get(JobsConfig.LOCAL_PEER_CHECK) == null) {
+            // Who a task's process runs as follows from the NodeManager's container executor: the job's user under
+            // LinuxContainerExecutor, the NodeManager's own user (the daemon's) under DefaultContainerExecutor.
+            String executor = conf.get(YarnConfiguration.NM_CONTAINER_EXECUTOR, "");
+            conf.set(JobsConfig.LOCAL_PEER_CHECK, executor.endsWith("LinuxContainerExecutor") ? "job-user"
+                    : "daemon-user");
+            LOG.info("local requests are checked against the {} ({} is {})", conf.get(JobsConfig.LOCAL_PEER_CHECK),
+                    YarnConfiguration.NM_CONTAINER_EXECUTOR, executor.isEmpty() ? "the default" : executor);
+        }
+        CamdoopDaemon started;
+        try {
+            started = CamdoopDaemon.start(conf,
+                    new MapOutputLocator(nodeManagerDirs(conf), MapOutputLocator.ownerRule(conf)));
+        } catch (Exception e) {
+            releaseClaim();
+            throw e;
+        }
+        daemon = started;
         int recovered = 0;
         for (String job : userRsrc.keySet()) {
             recovered += handOver(started, job) ? 1 : 0;
@@ -109,16 +125,16 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
             if (d != null) {
                 d.close();
             }
-            for (Path f : portFiles) {
-                java.nio.file.Files.deleteIfExists(f);
-            }
-            portFiles.clear();
-            if (claim != null) {
-                claim.release();
-                claim = null;
-            }
+            releaseClaim();
         } finally {
             super.serviceStop();
+        }
+    }
+
+    private void releaseClaim() throws java.io.IOException {
+        if (claim != null) {
+            claim.release();
+            claim = null;
         }
     }
 

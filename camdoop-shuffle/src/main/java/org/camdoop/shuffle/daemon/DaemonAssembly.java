@@ -8,6 +8,7 @@ import org.camdoop.shuffle.jobs.JobRegistry;
 import org.camdoop.shuffle.jobs.JobRegistryContext;
 import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.jobs.RegisteredJob;
 import org.camdoop.shuffle.service.AggregationSpecs;
@@ -68,6 +69,10 @@ final class DaemonAssembly {
         CamdoopService service = new CamdoopService(new ServiceContext(node, sources.catalog(registry),
                 sources.specs(registry), vertices, view, daemon.pumpRecords(), daemon.rootChunks(),
                 new RegistryJobDistribution(registry, jars), timer, daemon.specWaitMs(), pacer, daemon.serviceLimits()));
+        // Daemons that hold a job's token accept its shuffles only from a root that proves a task of the job asked.
+        service.checkStartsWith((spec, proof) -> tokens.checkTorusStart(spec.jobId(), spec.partition(),
+                spec.attempt(), ShuffleCodes.code(spec.mode()), ShuffleCodes.code(spec.trees()),
+                spec.expectedAttempts(), proof.nonce(), proof.proof()));
         return new Parts(tokens, jars, registry, service);
     }
 }

@@ -3,6 +3,7 @@ package org.camdoop.shuffle.daemon;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.service.ServiceLimits;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.transport.TransportConfig;
@@ -42,11 +43,24 @@ public final class DaemonConfig {
     public static final long DEFAULT_SPEC_WAIT_MS = 30_000;
 
     /**
-     * Loopback TCP port of the daemon's local endpoint, where its tasks register map outputs and start shuffles; 0 picks
-     * a free port (in a NodeManager, CamdoopShuffleHandler publishes it in {@code camdoop/daemon.port} under the NodeManager's local dirs).
+     * The Unix domain socket of the daemon's local endpoint, where its tasks register map outputs and start shuffles;
+     * empty: {@code camdoop/daemon.sock} under the first local dir (or a private directory under {@code /tmp} when
+     * that path is too long for a socket). Tasks read the same key ({@code CamdoopJobConfig.DAEMON_LOCAL_SOCKET}).
      */
-    public static final String LOCAL_PORT = "camdoop.daemon.local.port";
-    public static final int DEFAULT_LOCAL_PORT = 0;
+    public static final String LOCAL_SOCKET = "camdoop.daemon.local.socket";
+    public static final String DEFAULT_LOCAL_SOCKET = "";
+
+    /** Local connections served at once (each has a thread); more are refused. */
+    public static final String LOCAL_MAX_CONNECTIONS = "camdoop.daemon.local.max-connections";
+    public static final int DEFAULT_LOCAL_MAX_CONNECTIONS = 128;
+
+    /** Milliseconds a local connection may wait between requests before the daemon closes it. */
+    public static final String LOCAL_IDLE_TIMEOUT_MS = "camdoop.daemon.local.idle-timeout-ms";
+    public static final long DEFAULT_LOCAL_IDLE_TIMEOUT_MS = 120_000;
+
+    /** Milliseconds a local request (or jar piece) may take to arrive once its first byte has. */
+    public static final String LOCAL_FRAME_TIMEOUT_MS = "camdoop.daemon.local.frame-timeout-ms";
+    public static final long DEFAULT_LOCAL_FRAME_TIMEOUT_MS = 30_000;
 
     /**
      * In a NodeManager only (CamdoopShuffleHandler): a directory shared by the daemons of one host where, when {@link #COORDINATE} is unset,
@@ -107,12 +121,27 @@ public final class DaemonConfig {
         return positive(EXPIRY_INTERVAL_MS, conf.getLong(EXPIRY_INTERVAL_MS, DEFAULT_EXPIRY_INTERVAL_MS));
     }
 
-    public int localPort() {
-        int p = conf.getInt(LOCAL_PORT, DEFAULT_LOCAL_PORT);
-        if (p < 0 || p > 65535) {
-            throw new IllegalArgumentException(LOCAL_PORT + " must be a port (0 for any), got " + p);
+    /** The local dirs, at least one. */
+    public java.util.List<java.nio.file.Path> localDirs() {
+        String[] dirs = conf.getTrimmedStrings(JobsConfig.LOCAL_DIRS, JobsConfig.LOCAL_DIRS_DEFAULT);
+        if (dirs.length == 0) {
+            throw new IllegalArgumentException(JobsConfig.LOCAL_DIRS + " names no directory");
         }
-        return p;
+        return java.util.Arrays.stream(dirs).map(d -> java.nio.file.Path.of(d).toAbsolutePath()).toList();
+    }
+
+    /** The configured socket, if any. */
+    public java.util.Optional<java.nio.file.Path> localSocket() {
+        String s = conf.getTrimmed(LOCAL_SOCKET, DEFAULT_LOCAL_SOCKET);
+        return s.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(s));
+    }
+
+    public org.camdoop.shuffle.endpoint.LocalEndpoint.Limits localLimits() {
+        return new org.camdoop.shuffle.endpoint.LocalEndpoint.Limits(
+                positive(LOCAL_MAX_CONNECTIONS, conf.getInt(LOCAL_MAX_CONNECTIONS, DEFAULT_LOCAL_MAX_CONNECTIONS)),
+                positive(LOCAL_IDLE_TIMEOUT_MS, conf.getLong(LOCAL_IDLE_TIMEOUT_MS, DEFAULT_LOCAL_IDLE_TIMEOUT_MS)),
+                positive(LOCAL_FRAME_TIMEOUT_MS,
+                        conf.getLong(LOCAL_FRAME_TIMEOUT_MS, DEFAULT_LOCAL_FRAME_TIMEOUT_MS)));
     }
 
     public long specWaitMs() {

@@ -19,16 +19,19 @@ public final class CamdoopJobConfig {
     public static final String DEFAULT_SHUFFLE_TREES = "six";
 
     /**
-     * Where tasks reach their daemon's local endpoint, {@code host:port}; empty: the {@code camdoop/daemon.port} file
-     * the auxiliary service writes under the NodeManager's local dirs, else {@code camdoop.daemon.local.port} on
-     * loopback.
+     * The Unix domain socket where tasks reach their daemon; empty: the path in {@code camdoop/daemon.socket} in the
+     * task's local dirs or the NodeManager local dir above them (see {@code DaemonLocator}). Same key as the daemon's
+     * {@code DaemonConfig.LOCAL_SOCKET}.
      */
-    public static final String DAEMON_LOCAL_ADDRESS = "camdoop.daemon.local.address";
-    public static final String DEFAULT_DAEMON_LOCAL_ADDRESS = "";
+    public static final String DAEMON_LOCAL_SOCKET = org.camdoop.shuffle.client.DaemonLocator.SOCKET_KEY;
+    public static final String DEFAULT_DAEMON_LOCAL_SOCKET = "";
 
-    /** Milliseconds a task waits to connect to its daemon. */
-    public static final String CONNECT_TIMEOUT_MS = "camdoop.client.connect-timeout-ms";
-    public static final int DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+    /**
+     * The user the daemon must run as (its socket's owner and the SO_PEERCRED user of the process serving it); empty:
+     * the owner of the directory the socket was found through (the NodeManager local dir).
+     */
+    public static final String DAEMON_USER = org.camdoop.shuffle.client.DaemonLocator.USER_KEY;
+    public static final String DEFAULT_DAEMON_USER = "";
 
     /** Whether a reduce attempt runs the stock shuffle when Camdoop fails before any record reached the reducer. */
     public static final String FALLBACK_ENABLED = "camdoop.fallback.enabled";

@@ -8,13 +8,14 @@ import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.client.DaemonClient;
 import org.camdoop.shuffle.client.DaemonLocator;
 import org.camdoop.shuffle.protocol.DaemonRefusedException;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.Refusal;
 
 /**
- * A task's session with its local daemon: finds it, connects, and makes sure the job is registered there (token,
- * spec, jars), which both the map side (before its output) and the reduce side (before it becomes a root) need.
+ * A task's session with its local daemon: finds it, connects, and makes sure the job is registered there (spec,
+ * jars; the job's token reaches the daemon from the NodeManager, never from the task), which both the map side (before its output) and the reduce side (before it becomes a root) need.
  * Not thread-safe: one task thread.
  */
 final class DaemonSession implements AutoCloseable {
@@ -29,8 +30,7 @@ final class DaemonSession implements AutoCloseable {
     /** Connects to the task's daemon and registers {@code job} with it. */
     static DaemonSession open(JobConf job) throws IOException {
         byte[] secret = TaskSecrets.shuffleSecret(job);
-        DaemonClient client = DaemonClient.connect(DaemonLocator.locate(job, DaemonLocator.taskLocalDirs(job)),
-                job.getInt(CamdoopJobConfig.CONNECT_TIMEOUT_MS, CamdoopJobConfig.DEFAULT_CONNECT_TIMEOUT_MS));
+        DaemonClient client = DaemonClient.connect(DaemonLocator.locate(job, DaemonLocator.taskLocalDirs(job)));
         try {
             registerJob(client, job, secret);
             return new DaemonSession(client, secret);
@@ -42,11 +42,6 @@ final class DaemonSession implements AutoCloseable {
 
     private static void registerJob(DaemonClient client, JobConf job, byte[] secret) throws IOException {
         String jobId = job.get(org.apache.hadoop.mapreduce.MRJobConfig.ID);
-        try {
-            client.claimToken(jobId, secret);
-        } catch (DaemonRefusedException e) {
-            // Under YARN the NodeManager vouches for the token and trust on first use is off: the spec check decides.
-        }
         List<Path> jars = TaskJars.of(job);
         JobSpec spec = JobSpec.fromJobConf(job, jars);
         try {
@@ -56,7 +51,11 @@ final class DaemonSession implements AutoCloseable {
                 throw e;
             }
             for (Path jar : jars) {
-                client.putJar(Files.readAllBytes(jar));
+                JarDigest digest = JarDigest.of(jar);
+                long size = Files.size(jar);
+                try (java.io.InputStream in = Files.newInputStream(jar)) {
+                    client.putJar(jobId, digest, size, JobTokenProof.forJar(secret, jobId, digest, size), in);
+                }
             }
             client.registerJob(spec, JobTokenProof.forSpec(secret, spec));
         }

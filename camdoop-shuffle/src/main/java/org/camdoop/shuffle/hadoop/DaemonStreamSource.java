@@ -5,6 +5,9 @@ import java.util.SortedSet;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.torus.trees.TreeChoice;
 import org.camdoop.shuffle.protocol.StreamSource;
 import org.camdoop.shuffle.protocol.StreamItem;
 
@@ -23,9 +26,12 @@ final class DaemonStreamSource implements StreamSource {
             String jobId = reduce.getJobID().toString();
             int partition = reduce.getTaskID().getId();
             int attempt = reduce.getId();
-            session.client().startShuffle(jobId, partition, attempt, CamdoopJobConfig.mode(job),
-                    CamdoopJobConfig.trees(job), expected,
-                    JobTokenProof.forShuffle(session.secret(), jobId, partition, attempt));
+            ShuffleMode mode = CamdoopJobConfig.mode(job);
+            TreeChoice trees = CamdoopJobConfig.trees(job);
+            byte[] secret = session.secret();
+            session.client().startShuffle(jobId, partition, attempt, mode, trees, expected,
+                    nonce -> JobTokenProof.forShuffle(secret, jobId, partition, attempt, ShuffleCodes.code(mode),
+                            ShuffleCodes.code(trees), nonce, expected));
             session.client().streamTimeout(
                     job.getInt(CamdoopJobConfig.STALL_TIMEOUT_MS, CamdoopJobConfig.DEFAULT_STALL_TIMEOUT_MS));
             return new DaemonStreamSource(session);

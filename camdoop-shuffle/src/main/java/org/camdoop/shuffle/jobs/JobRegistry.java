@@ -84,6 +84,10 @@ public final class JobRegistry implements AutoCloseable {
             if (known.isPresent()) {
                 return known.get();
             }
+            if (jobs.size() >= context.config().maxJobs()) {
+                return RegisterOutcome.refused("job " + jobId + " refused: " + jobs.size() + " jobs are registered ("
+                        + JobsConfig.MAX_JOBS + ")");
+            }
             decision = context.policy().decide(spec);
             if (decision.kind() == UserCodeDecision.Kind.REFUSE) {
                 return RegisterOutcome.refused(decision.reason());
@@ -192,6 +196,9 @@ public final class JobRegistry implements AutoCloseable {
             if (e.outputs.containsKey(out.attemptId())) {
                 return MapOutputOutcome.duplicate(out.attemptId() + " already recorded");
             }
+            if (e.outputs.size() >= context.config().maxMapOutputsPerJob()) {
+                return overCap(out);
+            }
         }
         MapOutputFiles files;
         try {
@@ -209,10 +216,19 @@ public final class JobRegistry implements AutoCloseable {
                         + " ended while its files were checked");
             }
             e.lastActivityMs = context.clock().millis();
+            if (e.outputs.size() >= context.config().maxMapOutputsPerJob() && !e.outputs.containsKey(out.attemptId())) {
+                return overCap(out); // others registered while the files were checked
+            }
             MapOutputFiles before = e.outputs.putIfAbsent(out.attemptId(), files);
             return before == null ? MapOutputOutcome.accepted(out.attemptId() + " recorded")
                     : MapOutputOutcome.duplicate(out.attemptId() + " already recorded");
         }
+    }
+
+    private MapOutputOutcome overCap(MapOutput out) {
+        int cap = context.config().maxMapOutputsPerJob();
+        return refused("map output registration for " + out.attemptId() + " refused: job " + out.jobId()
+                + " already has " + cap + " map outputs registered (" + JobsConfig.MAX_MAP_OUTPUTS_PER_JOB + ")");
     }
 
     private static MapOutputOutcome refused(String message) {

@@ -1,9 +1,10 @@
 package org.camdoop.shuffle.jobs;
 
-import java.net.InetAddress;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
@@ -11,77 +12,108 @@ import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import org.camdoop.shuffle.protocol.Refusal;
 
 /**
- * The job tokens this daemon knows, by job id, each with the user the job runs as, and the checks of proofs made with
- * them. Under YARN the NodeManager's shuffle ({@code daemon.CamdoopShuffleHandler}) adds each application's shuffle
- * secret and user in {@code initializeApplication}, and after a NodeManager restart those it recovered, exactly as the
- * stock ShuffleHandler learns them, and removes them in {@code stopApplication}. A standalone daemon has no NodeManager
- * to vouch for tokens; if {@link JobsConfig#JOB_TOKEN_TRUST_ON_FIRST_USE} is on it accepts the first token a loopback
- * client presents for a job ({@link #claimOnFirstUse}), for a job of the daemon's own user; docs/security.md says what
- * that trusts.
+ * The jobs this daemon may serve, by job id: each with its job token and user as the NodeManager reported them
+ * ({@link #add}, from the auxiliary service's {@code initializeApplication}; removed in {@code stopApplication}), or,
+ * on a standalone daemon with {@link JobsConfig#JOB_TOKEN_TRUST_ON_FIRST_USE}, with only the local user who named the
+ * job first ({@link #authorise}); docs/security.md says what that trusts. The user names the job's directories
+ * ({@code usercache/<user>}) and their owner ({@link MapOutputLocator}). Checks who may make a local request for a
+ * job ({@link #authorise}) and the job token proofs of requests. The job's secret never crosses the local channel.
  *
- * <p>Thread-safe: {@link #grants} is a concurrent map and every update is one atomic map operation.
+ * <p>Thread-safe: {@link #jobs} and {@link #jarBytes} are concurrent maps, every update one atomic map operation.
+ * At most {@link JobsConfig#MAX_JOBS} jobs are known at once.
  */
 public final class JobTokens {
-    /** A job's token password (a private copy) and the user it runs as. */
-    private record Grant(byte[] password, String user) {
+    /** What is known of a job: its password (null: owned on first use, no token) and its user (null: unknown). */
+    private record Known(byte[] password, String user) {
     }
 
     private final boolean trustOnFirstUse;
-    /** Job id to its grant. */
-    private final Map<String, Grant> grants = new ConcurrentHashMap<>();
+    private final boolean peerIsJobUser;
+    private final int maxJobs;
+    private final long maxJobJarBytes;
+    private final Map<String, Known> jobs = new ConcurrentHashMap<>();
+    /** Bytes of jars each job sent over the local channel. */
+    private final Map<String, Long> jarBytes = new ConcurrentHashMap<>();
 
     public JobTokens(JobsConfig config) {
         this.trustOnFirstUse = config.trustOnFirstUse();
+        this.peerIsJobUser = config.peerIsJobUser();
+        this.maxJobs = config.maxJobs();
+        this.maxJobJarBytes = config.jarCacheMaxJobBytes();
+    }
+
+    /** Records the token of {@code jobId} with no known user; see {@link #add(String, byte[], String)}. */
+    public void add(String jobId, byte[] password) {
+        add(jobId, password, null);
     }
 
     /**
-     * Records the token of {@code jobId} and the user its tasks run as, replacing any earlier ones (the NodeManager is
-     * authoritative). The user names the job's directories ({@code usercache/<user>}) and their owner.
+     * Records the token and user of {@code jobId}, replacing any earlier ones (the NodeManager is authoritative).
+     *
+     * @throws IllegalStateException if the daemon already knows {@link JobsConfig#MAX_JOBS} other jobs
      */
     public void add(String jobId, byte[] password, String user) {
         if (password.length == 0) {
             throw new IllegalArgumentException("empty job token password for " + jobId);
         }
-        grants.put(jobId, new Grant(password.clone(), MapOutputLocator.checkUser(user)));
+        if (!jobs.containsKey(jobId) && jobs.size() >= maxJobs) {
+            throw new IllegalStateException("job token for " + jobId + " refused: the daemon already knows " + maxJobs
+                    + " jobs (" + JobsConfig.MAX_JOBS + ")");
+        }
+        jobs.put(jobId, new Known(password.clone(), user == null ? null : MapOutputLocator.checkUser(user)));
     }
 
     public void remove(String jobId) {
-        grants.remove(jobId);
+        jobs.remove(jobId);
+        jarBytes.remove(jobId);
     }
 
     public boolean knows(String jobId) {
-        return grants.containsKey(jobId);
+        return jobs.containsKey(jobId);
     }
 
-    /** The user {@code jobId} runs as, if its token is known. */
+    /** The job's user, as the NodeManager reported it or as it was owned on first use. */
     public Optional<String> user(String jobId) {
-        Grant g = grants.get(jobId);
-        return g == null ? Optional.empty() : Optional.of(g.user());
+        Known k = jobs.get(jobId);
+        return k == null ? Optional.empty() : Optional.ofNullable(k.user());
     }
 
     /**
-     * Standalone mode: accepts {@code password} as the token of {@code jobId} if trust on first use is on, the client
-     * connected from a loopback address, and no token is known for the job yet (or the same one is). Nobody vouches
-     * for the job's user: it is taken to be the daemon's own (single-user machines only).
+     * Whether the local user {@code peer} (SO_PEERCRED) may make requests for {@code jobId}, on a daemon running as
+     * {@code daemonUser}. A job with a token: the peer must be the job's user ({@code job-user}) or the daemon's user
+     * ({@code daemon-user}), per {@link JobsConfig#LOCAL_PEER_CHECK}. A job without one, with trust on first use: the
+     * first user to name it owns it. Without trust on first use an unknown job is refused.
      */
-    public Verdict claimOnFirstUse(String jobId, byte[] password, InetAddress client) {
-        if (!trustOnFirstUse) {
-            return Verdict.refused(Refusal.REFUSED,
-                    "job token for " + jobId + " refused: " + JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE
-                    + " is off");
+    public Verdict authorise(String jobId, String peer, String daemonUser) {
+        Known k = jobs.get(jobId);
+        if (k == null) {
+            if (!trustOnFirstUse) {
+                return unknownJob(jobId);
+            }
+            if (jobs.size() >= maxJobs) {
+                return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer
+                        + " refused: the daemon already knows " + maxJobs + " jobs (" + JobsConfig.MAX_JOBS + ")");
+            }
+            Known before = jobs.putIfAbsent(jobId, new Known(null, peer));
+            k = before == null ? jobs.get(jobId) : before;
+            if (k == null) {
+                return unknownJob(jobId);
+            }
         }
-        if (!client.isLoopbackAddress()) {
-            return Verdict.refused(Refusal.REFUSED,
-                    "job token for " + jobId + " refused: only loopback clients may present one, not "
-                    + client.getHostAddress());
+        if (k.password() == null || peerIsJobUser) {
+            if (k.user() == null) {
+                return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer
+                        + " refused: the NodeManager reported no user for the job");
+            }
+            if (!k.user().equals(peer)) {
+                return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer
+                        + " refused: the job belongs to user " + k.user());
+            }
+            return Verdict.OK;
         }
-        if (password.length == 0) {
-            return Verdict.refused(Refusal.REFUSED, "job token for " + jobId + " refused: empty password");
-        }
-        Grant known = grants.putIfAbsent(jobId, new Grant(password.clone(), JobsConfig.daemonUser()));
-        if (known != null && !JobTokenProof.matches(known.password(), password)) {
-            return Verdict.refused(Refusal.REFUSED,
-                    "job token for " + jobId + " refused: the job already has another token");
+        if (!daemonUser.equals(peer)) {
+            return Verdict.refused(Refusal.REFUSED, "request for " + jobId + " from user " + peer + " refused: with "
+                    + JobsConfig.LOCAL_PEER_CHECK + "=daemon-user only the daemon's user " + daemonUser + " may ask");
         }
         return Verdict.OK;
     }
@@ -89,46 +121,93 @@ public final class JobTokens {
     /** Whether {@code registration} carries a valid proof for its job. */
     public Verdict check(MapOutputRegistration registration) {
         MapOutput out = registration.output();
-        byte[] password = passwordOf(out.jobId());
-        if (password == null) {
-            return unknownJob(out.jobId());
-        }
-        if (!JobTokenProof.matches(JobTokenProof.forMapOutput(password, out), registration.proof())) {
-            return Verdict.refused(Refusal.BAD_PROOF,
-                    "map output registration for " + out.attemptId() + " refused: bad job token proof");
-        }
-        return Verdict.OK;
+        return check(out.jobId(), p -> JobTokenProof.forMapOutput(p, out), registration.proof(),
+                "map output registration for " + out.attemptId());
     }
 
     /** Whether {@code proof} proves that the sender of {@code spec} holds the job's token. */
     public Verdict check(JobSpec spec, byte[] proof) {
-        byte[] password = passwordOf(spec.jobId());
-        if (password == null) {
-            return unknownJob(spec.jobId());
-        }
-        if (!JobTokenProof.matches(JobTokenProof.forSpec(password, spec), proof)) {
-            return Verdict.refused(Refusal.BAD_PROOF,
-                    "job spec registration for " + spec.jobId() + " refused: bad job token proof");
+        return check(spec.jobId(), p -> JobTokenProof.forSpec(p, spec), proof,
+                "job spec registration for " + spec.jobId());
+    }
+
+    /** Whether {@code proof} proves that the sender asking for this shuffle, over {@code nonce}, holds the token. */
+    public Verdict checkShuffle(String jobId, int partition, int attempt, int modeCode, int treesCode, byte[] nonce,
+            SortedSet<String> mapAttempts, byte[] proof) {
+        return check(jobId, p -> JobTokenProof.forShuffle(p, jobId, partition, attempt, modeCode, treesCode, nonce,
+                mapAttempts), proof, "shuffle of " + jobId + " partition " + partition);
+    }
+
+    /** Whether {@code proof} proves that the sender of this jar holds the job's token. */
+    public Verdict checkJar(String jobId, JarDigest digest, long size, byte[] proof) {
+        return check(jobId, p -> JobTokenProof.forJar(p, jobId, digest, size), proof,
+                "jar " + digest + " for " + jobId);
+    }
+
+    /**
+     * Charges {@code size} bytes of jar to the job's quota ({@link JobsConfig#JAR_CACHE_MAX_JOB_BYTES}) if it has
+     * room; give them back with {@link #refundJar} if the upload then fails.
+     */
+    public Verdict chargeJar(String jobId, JarDigest digest, long size) {
+        long[] after = new long[1];
+        jarBytes.compute(jobId, (id, before) -> {
+            long b = before == null ? 0 : before;
+            after[0] = b + size;
+            return after[0] <= maxJobJarBytes ? after[0] : b;
+        });
+        if (after[0] > maxJobJarBytes) {
+            return Verdict.refused(Refusal.REFUSED, "jar " + digest + " for " + jobId + " refused: the job's jars would"
+                    + " take " + after[0] + " bytes, over its quota of " + maxJobJarBytes + " ("
+                    + JobsConfig.JAR_CACHE_MAX_JOB_BYTES + ")");
         }
         return Verdict.OK;
     }
 
-    /** Whether {@code proof} proves that the sender asking for this shuffle holds the job's token. */
-    public Verdict checkShuffle(String jobId, int partition, int attempt, byte[] proof) {
-        byte[] password = passwordOf(jobId);
-        if (password == null) {
+    /** Gives back a charge whose upload failed. */
+    public void refundJar(String jobId, long size) {
+        jarBytes.computeIfPresent(jobId, (id, before) -> Math.max(0, before - size));
+    }
+
+    /**
+     * Whether a torus START of a shuffle of {@code jobId} carries the proof its reduce task gave the root: checked only
+     * where the daemon holds the job's token (the daemons that ran the job's tasks); elsewhere there is nothing to
+     * check it with and the START is accepted (its spec still comes only from authenticated daemons).
+     *
+     * @return null if accepted, else the exact reason
+     */
+    public String checkTorusStart(String jobId, int partition, int attempt, int modeCode, int treesCode,
+            SortedSet<String> mapAttempts, byte[] nonce, byte[] proof) {
+        Known k = jobs.get(jobId);
+        if (k == null || k.password() == null) {
+            return null;
+        }
+        if (proof.length == 0) {
+            return "it carries no job token proof and this daemon holds the token of " + jobId;
+        }
+        byte[] expected = JobTokenProof.forShuffle(k.password(), jobId, partition, attempt, modeCode, treesCode, nonce,
+                mapAttempts);
+        return JobTokenProof.matches(expected, proof) ? null : "bad job token proof";
+    }
+
+    /** Makes the proof expected with a password. */
+    @FunctionalInterface
+    private interface Expected {
+        byte[] with(byte[] password);
+    }
+
+    private Verdict check(String jobId, Expected expected, byte[] proof, String what) {
+        Known k = jobs.get(jobId);
+        if (k == null) {
             return unknownJob(jobId);
         }
-        if (!JobTokenProof.matches(JobTokenProof.forShuffle(password, jobId, partition, attempt), proof)) {
-            return Verdict.refused(Refusal.BAD_PROOF,
-                    "shuffle of " + jobId + " partition " + partition + " refused: bad job token proof");
+        if (k.password() == null) {
+            // Owned on first use: no token to check against; authorise() checked the peer is the owner.
+            return Verdict.OK;
+        }
+        if (!JobTokenProof.matches(expected.with(k.password()), proof)) {
+            return Verdict.refused(Refusal.BAD_PROOF, what + " refused: bad job token proof");
         }
         return Verdict.OK;
-    }
-
-    private byte[] passwordOf(String jobId) {
-        Grant g = grants.get(jobId);
-        return g == null ? null : g.password();
     }
 
     private static Verdict unknownJob(String jobId) {

@@ -16,6 +16,7 @@ import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.service.net.StreamOutput;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.service.plan.VertexPlan;
@@ -66,6 +67,16 @@ public final class CamdoopService {
             }
         });
     }
+
+    /** What the task proved for each shuffle rooted here, re-sent with every START. Guarded by itself. */
+    private final Map<ShuffleKey, StartProof> rootProofs = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ShuffleKey, StartProof> eldest) {
+            return size() > MAX_REMEMBERED;
+        }
+    };
+    /** Whether a START from a peer may run here (set by the daemon: job token checks). */
+    private volatile StartProof.Check startCheck = StartProof.Check.ACCEPT_ALL;
 
     private final ServiceContext context;
     private final TorusNode node;
@@ -203,6 +214,25 @@ public final class CamdoopService {
      * @throws IllegalArgumentException if the spec's root is not this server
      */
     public RootStream startShuffle(ShuffleSpec spec) {
+        return startShuffle(spec, StartProof.NONE);
+    }
+
+    /** Sets the check every START from a peer passes before it runs here (job token proofs). */
+    public void checkStartsWith(StartProof.Check check) {
+        this.startCheck = check;
+    }
+
+    /**
+     * Starts a shuffle whose root is this server, forwarding {@code proof} (what the reduce task proved to this
+     * daemon) in every START, so daemons that hold the job's token can check it.
+     *
+     * @return the merged stream for the reduce task
+     * @throws IllegalArgumentException if the spec's root is not this server
+     */
+    public RootStream startShuffle(ShuffleSpec spec, StartProof proof) {
+        synchronized (rootProofs) {
+            rootProofs.put(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
+        }
         if (!spec.root().equals(node.coord())) {
             throw new IllegalArgumentException("shuffle " + spec.describe() + " must start on its root, not on "
                     + node.coord());
@@ -237,6 +267,9 @@ public final class CamdoopService {
         synchronized (aborted) {
             aborted.add(key);
         }
+        synchronized (rootProofs) {
+            rootProofs.remove(key);
+        }
         startAcks.forget(streamKey, partition);
         parked.cancel(streamKey, partition);
         RunningShuffle r = running.remove(key);
@@ -259,7 +292,11 @@ public final class CamdoopService {
 
     private void sendStart(ShuffleSpec spec, int server) {
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
-        node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec)));
+        StartProof proof;
+        synchronized (rootProofs) {
+            proof = rootProofs.getOrDefault(new ShuffleKey(spec.streamKey(), spec.partition()), StartProof.NONE);
+        }
+        node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec, proof)));
     }
 
     /** Fails the vertices and gives back the buffers of streams whose other end may never finish them. */
@@ -327,6 +364,14 @@ public final class CamdoopService {
             LOG.warn("START of {} from {} names root {}, outside the torus {}; ignored", s.spec().describe(), from,
                     s.spec().root(), shape);
         } else if (m instanceof ShuffleMessages.Start s) {
+            String refusal = startCheck.refusal(s.spec(), s.proof());
+            if (refusal != null) {
+                // Refused shuffles fail everywhere at once rather than wait for this daemon's streams.
+                LOG.warn("START of {} from {} refused: {}", s.spec().describe(), from, refusal);
+                abort(s.spec().streamKey(), s.spec().partition(), "daemon " + node.coord() + " refused its start: "
+                        + refusal, true);
+                return;
+            }
             onStart(s.spec());
         } else if (m instanceof ShuffleMessages.StartAck ack) {
             startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));

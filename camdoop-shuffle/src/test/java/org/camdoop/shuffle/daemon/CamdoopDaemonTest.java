@@ -33,8 +33,10 @@ import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.service.RootStream;
 import org.camdoop.shuffle.testing.NodeManagerDirs;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
@@ -102,10 +104,30 @@ class CamdoopDaemonTest {
                 maps.add(counts);
                 attempts.add(attempt);
             }
+            // Issue 11, attack 2 on the torus: a START without the reduce task's proof is refused by every daemon
+            // that holds the job's token, and the shuffle fails at once with their reason.
+            ShuffleSpec unproven = new ShuffleSpec(7L, JOB, 0, 9, new Coord(1, 0, 0), ShuffleMode.CAMDOOP,
+                    TreeChoice.SIX, attempts);
+            StreamItem refused;
+            RootStream attack = daemons.get(1).service().startShuffle(unproven);
+            long giveUp = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            do {
+                // Records from the root's own vertices may come before the failure; a loaded machine may be slow.
+                refused = attack.next(Duration.ofSeconds(5));
+            } while ((refused instanceof StreamItem.Chunk || refused instanceof StreamItem.Timeout)
+                    && System.nanoTime() < giveUp);
+            assertInstanceOf(StreamItem.Failed.class, refused, refused::toString);
+            // The peers log "START of ... refused: it carries no job token proof and this daemon holds the token of
+            // job_..." and abort it everywhere; the root's stream reports the abort in whichever words reach it first.
+            assertTrue(((StreamItem.Failed) refused).reason().contains("abort"), refused.toString());
             for (int partition = 0; partition < 2; partition++) {
                 ShuffleSpec spec = new ShuffleSpec(7L, JOB, partition, 0, new Coord(1, 0, 0), ShuffleMode.CAMDOOP,
                         TreeChoice.SIX, attempts);
-                RootStream root = daemons.get(1).service().startShuffle(spec);
+                byte[] nonce = new byte[32];
+                nonce[0] = (byte) partition;
+                RootStream root = daemons.get(1).service().startShuffle(spec, new StartProof(nonce,
+                        JobTokenProof.forShuffle(secret, JOB, partition, 0, ShuffleCodes.code(ShuffleMode.CAMDOOP),
+                                ShuffleCodes.code(TreeChoice.SIX), nonce, attempts)));
                 ChunkQueueRun records = new ChunkQueueRun("root");
                 StreamItem n;
                 while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {

@@ -21,7 +21,7 @@ import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.protocol.JobTokenProof;
-import org.camdoop.shuffle.protocol.PortFile;
+import org.camdoop.shuffle.protocol.DaemonSocketFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and trust on first use stops the service at start.
  */
 class CamdoopShuffleHandlerTest {
+    private static final byte[] NONCE = new byte[32];
+    private static final java.util.SortedSet<String> ATTEMPTS = new java.util.TreeSet<>(java.util.List.of(
+            "attempt_1700000000000_0001_m_000000_0"));
     private static final ApplicationId APP = ApplicationId.newInstance(1700000000000L, 3);
     private static final String JOB = "job_1700000000000_0003";
     private static final byte[] SECRET = "the application's shuffle secret".getBytes();
@@ -80,20 +83,21 @@ class CamdoopShuffleHandlerTest {
             CamdoopDaemon daemon = service.daemon();
             assertEquals(Optional.of("alice"), daemon.tokens().user(JOB));
             // The daemon holds the very secret the tasks prove with.
-            assertTrue(daemon.tokens().checkShuffle(JOB, 0, 0, JobTokenProof.forShuffle(SECRET, JOB, 0, 0))
+            assertTrue(daemon.tokens().checkShuffle(JOB, 0, 0, 0, 0, NONCE, ATTEMPTS,
+                    JobTokenProof.forShuffle(SECRET, JOB, 0, 0, 0, 0, NONCE, ATTEMPTS))
                     .accepted());
             service.stopApplication(new ApplicationTerminationContext(APP));
             assertFalse(daemon.tokens().knows(JOB));
             // Claimed (no coordinate configured; 127.0.0.1 names this host), and published for the tasks.
             assertTrue(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
             for (String nm : new String[] {"nm-a", "nm-b"}) {
-                assertEquals(daemon.localPort() + "\n", Files.readString(dir.resolve(nm).resolve(PortFile.PATH)));
+                assertEquals(daemon.localSocket() + "\n", Files.readString(dir.resolve(nm).resolve(DaemonSocketFile.PATH)));
             }
         } finally {
             service.stop();
         }
         assertFalse(Files.exists(dir.resolve("claims/camdoop-coord-0-0-0.lock")));
-        assertFalse(Files.exists(dir.resolve("nm-a").resolve(PortFile.PATH)));
+        assertFalse(Files.exists(dir.resolve("nm-a").resolve(DaemonSocketFile.PATH)));
     }
 
     @Test
@@ -117,7 +121,8 @@ class CamdoopShuffleHandlerTest {
         after.start();
         try {
             assertEquals(Optional.of("bob"), after.daemon().tokens().user(JOB));
-            assertTrue(after.daemon().tokens().checkShuffle(JOB, 1, 0, JobTokenProof.forShuffle(SECRET, JOB, 1, 0))
+            assertTrue(after.daemon().tokens().checkShuffle(JOB, 1, 0, 0, 0, NONCE, ATTEMPTS,
+                    JobTokenProof.forShuffle(SECRET, JOB, 1, 0, 0, 0, NONCE, ATTEMPTS))
                     .accepted());
         } finally {
             after.stop();

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -33,6 +32,7 @@ import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
 import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.testing.NodeManagerDirs;
@@ -90,8 +90,8 @@ class MapOutputTrustTest {
     }
 
     private static DaemonClient connectAndRegisterJob(CamdoopDaemon d, JobConf job) throws IOException {
-        DaemonClient client = DaemonClient.connect(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), d.localPort()), 5000);
+        DaemonClient client = DaemonClient.connect(new org.camdoop.shuffle.client.DaemonAddress(d.localSocket(),
+                org.camdoop.shuffle.protocol.UnixPeers.processUser()));
         JobSpec spec = JobSpec.fromJobConf(job, List.of());
         client.registerJob(spec, JobTokenProof.forSpec(SECRET, spec));
         return client;
@@ -197,8 +197,8 @@ class MapOutputTrustTest {
             Path moved = Files.move(files.resolve("file.out"), dir.resolve("moved.out"));
             Files.createSymbolicLink(files.resolve("file.out"), moved);
 
-            client.startShuffle(JOB, 0, 0, ShuffleMode.CAMDOOP, TreeChoice.SIX, new TreeSet<>(List.of(attempt(0))),
-                    JobTokenProof.forShuffle(SECRET, JOB, 0, 0));
+            TreeSet<String> attempts = new TreeSet<>(List.of(attempt(0)));
+            client.startShuffle(JOB, 0, 0, ShuffleMode.CAMDOOP, TreeChoice.SIX, attempts, proof(0, attempts));
             client.streamTimeout(30_000);
             StreamItem n;
             while ((n = client.next()) instanceof StreamItem.Chunk) {
@@ -210,11 +210,16 @@ class MapOutputTrustTest {
         }
     }
 
+    /** The reduce task's proof over the daemon's nonce for a shuffle of {@code partition}. */
+    private static java.util.function.UnaryOperator<byte[]> proof(int partition, TreeSet<String> attempts) {
+        return nonce -> JobTokenProof.forShuffle(SECRET, JOB, partition, 0, ShuffleCodes.code(ShuffleMode.CAMDOOP),
+                ShuffleCodes.code(TreeChoice.SIX), nonce, attempts);
+    }
+
     /** The reducer's view of one partition: word to sum. */
     private static SortedMap<String, Long> shuffle(DaemonClient client, int partition, TreeSet<String> attempts)
             throws IOException {
-        client.startShuffle(JOB, partition, 0, ShuffleMode.CAMDOOP, TreeChoice.SIX, attempts,
-                JobTokenProof.forShuffle(SECRET, JOB, partition, 0));
+        client.startShuffle(JOB, partition, 0, ShuffleMode.CAMDOOP, TreeChoice.SIX, attempts, proof(partition, attempts));
         ChunkQueueRun records = new ChunkQueueRun("client");
         StreamItem n;
         while ((n = client.next()) instanceof StreamItem.Chunk c) {

@@ -120,8 +120,8 @@ class LocalModeShuffleTest {
         shuffle.init(context(job, reduce, umbilical, null));
         IOException e = assertThrows(IOException.class, shuffle::run);
         assertEquals("Camdoop shuffle of " + reduce + " failed and camdoop.fallback.enabled is false: no Camdoop"
-                + " daemon found: camdoop.daemon.local.address unset, no camdoop/daemon.port above ["
-                + dir.resolve("nowhere") + "], camdoop.daemon.local.port unset", e.getMessage());
+                + " daemon found: camdoop.daemon.local.socket unset, no camdoop/daemon.socket owned by the daemon's user"
+                + " in [" + dir.resolve("nowhere") + "]", e.getMessage());
         shuffle.close();
     }
 }

@@ -67,7 +67,7 @@ class PluginsOnDaemonsTest {
             c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + s).toString());
             c.set(JobsConfig.LOCAL_DIRS, localDir(s).toString());
             CamdoopDaemon d = CamdoopDaemon.start(c);
-            // What CamdoopShuffleHandler does in initializeApplication.
+            // What CamdoopShuffleHandler does in initializeApplication (the job's user: this process's).
             d.tokens().add(JOB, SECRET, NodeManagerDirs.USER);
             daemons.add(d);
         }
@@ -82,7 +82,7 @@ class PluginsOnDaemonsTest {
     /** The task's JobConf on the server of {@code daemon}: its credentials and where its daemon listens. */
     private static JobConf taskConf(JobConf job, CamdoopDaemon daemon) {
         JobConf task = new JobConf(job);
-        task.set(CamdoopJobConfig.DAEMON_LOCAL_ADDRESS, "127.0.0.1:" + daemon.localPort());
+        task.set(CamdoopJobConfig.DAEMON_LOCAL_SOCKET, daemon.localSocket().toString());
         task.set("mapreduce.framework.name", "yarn");
         Credentials creds = new Credentials();
         TokenCache.setShuffleSecretKey(SECRET, creds);

@@ -117,30 +117,65 @@ class JarCacheTest {
     }
 
     @Test
-    void pinnedJarsMayExceedTheBoundUntilReleased() throws Exception {
+    void pinnedJarsAreNeverEvictedSoAnUploadWithoutRoomIsRefusedUntilTheyAreReleased() throws Exception {
         JarCache cache = JarCache.open(dir, 150);
         JarDigest a = JarDigest.of(jar(1, 100));
         JarDigest b = JarDigest.of(jar(2, 100));
         cache.put(a, jar(1, 100));
         JarLease pinA = cache.tryAcquire(List.of(a)).orElseThrow();
 
-        cache.put(b, jar(2, 100)); // a is pinned and b was just stored: nothing can go
-
+        assertEquals("jar " + b + " refused: the jar cache is full (100 bytes of jars in use, 0 bytes being uploaded,"
+                + " bound 150)", assertThrows(java.io.IOException.class, () -> cache.put(b, jar(2, 100))).getMessage());
         assertTrue(cache.has(a));
-        assertTrue(cache.has(b));
-        assertEquals(200, cache.totalBytes());
+        assertFalse(cache.has(b));
+        assertEquals(100, cache.totalBytes());
+        assertEquals(1, dirEntries(), "the refused upload left no temporary file");
         pinA.close();
+        cache.put(b, jar(2, 100));
         assertFalse(cache.has(a));
         assertTrue(cache.has(b));
         assertEquals(100, cache.totalBytes());
     }
 
     @Test
-    void aJarLargerThanTheBoundIsStillStored() throws Exception {
+    void aJarLargerThanTheBoundIsRefusedBeforeItsFirstByte() throws Exception {
         JarCache cache = JarCache.open(dir, 50);
         JarDigest big = JarDigest.of(jar(1, 100));
-        cache.put(big, jar(1, 100));
-        assertTrue(cache.tryAcquire(List.of(big)).isPresent());
+        assertEquals("jar " + big + " of 100 bytes exceeds the jar cache bound of 50 bytes"
+                + " (camdoop.daemon.jar-cache.max-bytes)",
+                assertThrows(java.io.IOException.class, () -> cache.begin(big, 100)).getMessage());
+        assertFalse(cache.has(big));
+        assertEquals(0, dirEntries());
+    }
+
+    @Test
+    void uploadsInProgressCountInTheBoundAndAreBoundedInNumber() throws Exception {
+        JarCache cache = JarCache.open(dir, 150, 1);
+        JarDigest a = JarDigest.of(jar(1, 100));
+        JarDigest b = JarDigest.of(jar(2, 40));
+        try (JarCache.Upload first = cache.begin(a, 100)) {
+            first.write(jar(1, 100), 0, 50);
+            assertEquals("jar " + b + " refused: 1 jar uploads in progress (camdoop.daemon.jar-cache.max-uploads)",
+                    assertThrows(java.io.IOException.class, () -> cache.begin(b, 40)).getMessage());
+        }
+        assertEquals(0, dirEntries(), "an abandoned upload leaves nothing behind");
+        JarCache two = JarCache.open(dir, 150, 2);
+        try (JarCache.Upload first = two.begin(a, 100)) {
+            JarDigest c = JarDigest.of(jar(3, 60));
+            assertEquals("jar " + c + " refused: the jar cache is full (0 bytes of jars in use, 100 bytes being"
+                    + " uploaded, bound 150)", assertThrows(java.io.IOException.class, () -> two.begin(c, 60))
+                            .getMessage());
+            first.write(jar(1, 100), 0, 100);
+            first.finish();
+        }
+        assertTrue(two.has(a));
+        assertEquals(100, two.totalBytes());
+    }
+
+    private long dirEntries() throws java.io.IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
+            return files.count();
+        }
     }
 
     @Test

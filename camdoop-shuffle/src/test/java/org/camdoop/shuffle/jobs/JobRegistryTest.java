@@ -1,6 +1,7 @@
 package org.camdoop.shuffle.jobs;
 
 import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.MapOutput;
@@ -260,7 +261,7 @@ class JobRegistryTest {
 
     @Test
     void unregisterReleasesEverythingButHadoopsFiles() throws Exception {
-        jars = JarCache.open(cacheDir, 1); // every unpinned jar is evicted at once
+        jars = JarCache.open(cacheDir, Files.size(userJar)); // room for this one jar only
         JobRegistry registry = registry("allow");
         JobSpec spec = spec(UserJars.SUM_COMBINER, null);
         RegisteredJob job = registered(registry, spec);
@@ -271,6 +272,8 @@ class JobRegistryTest {
         assertTrue(registry.unregister(JOB));
 
         assertTrue(job.classLoader().isClosed());
+        byte[] filler = new byte[(int) Files.size(userJar)];
+        jars.put(JarDigest.of(filler), filler); // fits only if the released jar can be evicted
         assertFalse(jars.has(spec.jars().get(0)), "released, then evicted");
         assertEquals(Optional.empty(), registry.lookup(JOB));
         assertEquals(List.of(), registry.mapOutputs(JOB));

@@ -99,26 +99,55 @@ class JobTokensTest {
     }
 
     @Test
-    void trustOnFirstUseIsOffByDefaultAndLoopbackOnly() throws Exception {
-        byte[] pw = {9, 9};
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        InetAddress remote = InetAddress.getByAddress(new byte[] {10, 0, 0, 7});
-
-        assertEquals(Verdict.refused(Refusal.REFUSED, "job token for " + JOB
-                + " refused: camdoop.daemon.job-token.trust-on-first-use is off"),
-                tokens(false).claimOnFirstUse(JOB, pw, loopback));
+    void trustOnFirstUseIsOffByDefaultAndGivesTheJobToTheFirstUserWhoNamesIt() {
+        assertEquals(Verdict.refused(Refusal.UNKNOWN_JOB, "unknown job " + JOB + ": no job token registered"),
+                tokens(false).authorise(JOB, "alice", "yarn"));
         JobTokens tofu = tokens(true);
+        assertEquals(Verdict.OK, tofu.authorise(JOB, "alice", "yarn"));
+        assertEquals(Verdict.OK, tofu.authorise(JOB, "alice", "yarn"));
+        assertEquals(java.util.Optional.of("alice"), tofu.user(JOB));
         assertEquals(Verdict.refused(Refusal.REFUSED,
-                "job token for " + JOB + " refused: only loopback clients may present one, not"
-                + " 10.0.0.7"), tofu.claimOnFirstUse(JOB, pw, remote));
-        assertEquals(false, tofu.knows(JOB));
-        assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw, loopback));
-        // Nobody vouches for the job's user: a claimed job is taken to be the daemon's own.
-        assertEquals(java.util.Optional.of(System.getProperty("user.name")), tofu.user(JOB));
-        assertEquals(Verdict.OK, tofu.claimOnFirstUse(JOB, pw.clone(), loopback));
+                "request for " + JOB + " from user mallory refused: the job belongs to user alice"),
+                tofu.authorise(JOB, "mallory", "yarn"));
+    }
+
+    @Test
+    void aJobWithATokenServesOnlyItsUserOrWithDaemonUserOnlyTheDaemonsUser() {
+        JobTokens jobUser = tokens(false);
+        jobUser.add(JOB, new byte[] {1}, "alice");
+        assertEquals(Verdict.OK, jobUser.authorise(JOB, "alice", "yarn"));
         assertEquals(Verdict.refused(Refusal.REFUSED,
-                "job token for " + JOB + " refused: the job already has another token"),
-                tofu.claimOnFirstUse(JOB, new byte[] {1}, loopback));
+                "request for " + JOB + " from user mallory refused: the job belongs to user alice"),
+                jobUser.authorise(JOB, "mallory", "yarn"));
+        jobUser.add(JOB, new byte[] {1});
+        assertEquals(Verdict.refused(Refusal.REFUSED,
+                "request for " + JOB + " from user alice refused: the NodeManager reported no user for the job"),
+                jobUser.authorise(JOB, "alice", "yarn"));
+
+        Configuration conf = new Configuration(false);
+        conf.set(JobsConfig.LOCAL_PEER_CHECK, "daemon-user");
+        JobTokens daemonUser = new JobTokens(JobsConfig.from(conf));
+        daemonUser.add(JOB, new byte[] {1}, "alice");
+        assertEquals(Verdict.OK, daemonUser.authorise(JOB, "yarn", "yarn"));
+        assertEquals(Verdict.refused(Refusal.REFUSED, "request for " + JOB + " from user alice refused: with"
+                + " camdoop.daemon.local.peer-check=daemon-user only the daemon's user yarn may ask"),
+                daemonUser.authorise(JOB, "alice", "yarn"));
+    }
+
+    @Test
+    void theDaemonKnowsAtMostMaxJobs() {
+        Configuration conf = new Configuration(false);
+        conf.setInt(JobsConfig.MAX_JOBS, 1);
+        conf.setBoolean(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE, true);
+        JobTokens t = new JobTokens(JobsConfig.from(conf));
+        t.add(JOB, new byte[] {1}, "alice");
+        assertEquals("job token for job_1700000000000_0008 refused: the daemon already knows 1 jobs"
+                + " (camdoop.daemon.jobs.max)", org.junit.jupiter.api.Assertions.assertThrows(
+                        IllegalStateException.class, () -> t.add("job_1700000000000_0008", new byte[] {1}, "bob"))
+                        .getMessage());
+        assertEquals(Verdict.refused(Refusal.REFUSED, "request for job_1700000000000_0008 from user bob refused: the"
+                + " daemon already knows 1 jobs (camdoop.daemon.jobs.max)"),
+                t.authorise("job_1700000000000_0008", "bob", "yarn"));
     }
 
     @Test

@@ -128,7 +128,7 @@ class RogueStartTest {
     }
 
     private static ByteBuf start(int src, int dst, ShuffleSpec spec) {
-        byte[] body = ShuffleMessages.start(spec);
+        byte[] body = ShuffleMessages.start(spec, org.camdoop.shuffle.service.net.StartProof.NONE);
         ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, src, dst,
                 new StreamId(spec.streamKey(), spec.partition(), 255, src), 1, body.length);
         return Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(body));

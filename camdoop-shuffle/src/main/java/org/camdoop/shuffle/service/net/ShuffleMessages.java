@@ -24,6 +24,8 @@ import org.camdoop.torus.trees.TreeChoice;
  * u8 type
  * 1 START  i64 jobKey; utf jobId; i32 partition; i32 attempt; i32 x, y, z (root); u8 mode; u8 trees;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
+ *          u8 k (0..64); k bytes nonce; u8 m (0..64); m bytes proof  -- what the reduce task proved to the root
+ *          (JobTokenProof.forShuffle over the root's nonce; k = m = 0: started in process, no proof)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
  * 3 SPEC, 4 JAR_PART: the job spec broadcast, laid out in {@link SpecMessages}
@@ -43,15 +45,15 @@ public final class ShuffleMessages {
     public sealed interface Message permits Start, Abort, StartAck, SpecMessages.Spec, SpecMessages.JarPart {
     }
 
-    /** Run your part of this shuffle. */
-    public record Start(ShuffleSpec spec) implements Message {
+    /** Run your part of this shuffle: started at its root by a task that proved {@code proof}. */
+    public record Start(ShuffleSpec spec, StartProof proof) implements Message {
     }
 
     /** Stop working on this shuffle (named by {@link ShuffleSpec#streamKey()} and partition). */
     public record Abort(long streamKey, int partition, String reason) implements Message {
     }
 
-    public static byte[] start(ShuffleSpec spec) {
+    public static byte[] start(ShuffleSpec spec, StartProof proof) {
         return write(out -> {
             out.writeByte(START);
             out.writeLong(spec.jobKey());
@@ -69,6 +71,12 @@ public final class ShuffleMessages {
                 WritableUtils.writeVInt(out, id.getTaskID().getId());
                 WritableUtils.writeVInt(out, id.getId());
             }
+            byte[] nonce = proof.nonce();
+            out.writeByte(nonce.length);
+            out.write(nonce);
+            byte[] mac = proof.proof();
+            out.writeByte(mac.length);
+            out.write(mac);
         });
     }
 
@@ -155,7 +163,20 @@ public final class ShuffleMessages {
             }
             attempts.add(name.append(digits).append('_').append(mapAttempt).toString());
         }
-        return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts));
+        byte[] nonce = shortBytes(in, "nonce");
+        byte[] proof = shortBytes(in, "proof");
+        return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts),
+                new StartProof(nonce, proof));
+    }
+
+    private static byte[] shortBytes(DataInputStream in, String what) throws IOException {
+        int n = in.readUnsignedByte();
+        if (n > StartProof.MAX_BYTES) {
+            throw new IllegalArgumentException("shuffle start carries a " + n + "-byte " + what);
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
     }
 
     private static TaskAttemptID parseAttempt(String attempt, String jobId) {

@@ -30,7 +30,7 @@ class ShuffleMessagesTest {
         ShuffleSpec spec = new ShuffleSpec(5L, job.toString(), 2, 1, new Coord(1, 2, 0), ShuffleMode.CAMDOOP,
                 TreeChoice.SIX, expected);
         ShuffleMessages.Start start =
-                assertInstanceOf(ShuffleMessages.Start.class, ShuffleMessages.decode(ShuffleMessages.start(spec)));
+                assertInstanceOf(ShuffleMessages.Start.class, ShuffleMessages.decode(ShuffleMessages.start(spec, StartProof.NONE)));
         assertEquals(spec, start.spec());
         assertEquals(expected, start.spec().expectedAttempts());
     }

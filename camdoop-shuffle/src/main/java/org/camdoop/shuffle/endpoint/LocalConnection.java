@@ -1,0 +1,324 @@
+package org.camdoop.shuffle.endpoint;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.security.SecureRandom;
+import java.util.TreeSet;
+import org.camdoop.shuffle.jobs.JarCache;
+import org.camdoop.shuffle.jobs.MapOutputOutcome;
+import org.camdoop.shuffle.jobs.RegisterOutcome;
+import org.camdoop.shuffle.jobs.Verdict;
+import org.camdoop.shuffle.protocol.DeadlineChannel;
+import org.camdoop.shuffle.protocol.JarDigest;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobSpecCodec;
+import org.camdoop.shuffle.protocol.LocalWire;
+import org.camdoop.shuffle.protocol.MalformedJobSpecException;
+import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.MapOutputRegistration;
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
+import org.camdoop.shuffle.protocol.ShuffleKeys;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.service.CamdoopService;
+import org.camdoop.shuffle.service.RootStream;
+import org.camdoop.shuffle.service.net.StartProof;
+import org.camdoop.torus.trees.TreeChoice;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task's connection to the daemon ({@link LocalWire}): reads requests and answers them in order on its own thread.
+ * Every request that names a job is first authorised for the connection's peer user (SO_PEERCRED, fixed at connect)
+ * by {@code JobTokens.authorise}, then its job token proof is checked. Reads have deadlines: the next frame must begin
+ * within the idle timeout, and a frame once begun must complete within the frame timeout, else the connection is
+ * closed with a log line. State ({@link #nonce}) belongs to the connection's thread alone.
+ */
+final class LocalConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalConnection.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final LocalEndpoint endpoint;
+    private final DeadlineChannel channel;
+    private final String peer;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    /** The nonce of the last NONCE reply, good for one START_SHUFFLE; null when none is outstanding. */
+    private byte[] nonce;
+
+    LocalConnection(LocalEndpoint endpoint, DeadlineChannel channel, String peer) {
+        this.endpoint = endpoint;
+        this.channel = channel;
+        this.peer = peer;
+        this.in = new DataInputStream(new BufferedInputStream(channel.input(), 1 << 16));
+        this.out = new DataOutputStream(new BufferedOutputStream(channel.output(), 1 << 16));
+    }
+
+    String peer() {
+        return peer;
+    }
+
+    /** Serves requests until the task closes the connection, breaks the protocol, or times out. */
+    void serve() {
+        LocalEndpoint.Limits limits = endpoint.limits();
+        try {
+            while (true) {
+                channel.readDeadline(limits.idleTimeoutMs());
+                LocalWire.Frame request = LocalWire.read(in, LocalWire::requestCap,
+                        () -> channel.readDeadline(limits.frameTimeoutMs()));
+                if (request == null) {
+                    return;
+                }
+                channel.noReadDeadline();
+                handle(request);
+            }
+        } catch (LocalWire.BadFrameException e) {
+            LOG.warn("local connection from user {} closed: {}", peer, e.getMessage());
+            tryRefuse(Refusal.MALFORMED, e.getMessage());
+        } catch (SocketTimeoutException e) {
+            LOG.warn("local connection from user {} closed: no complete request within {} ms (idle) / {} ms (frame)",
+                    peer, limits.idleTimeoutMs(), limits.frameTimeoutMs());
+        } catch (ClosedChannelException e) {
+            // The task went away, or the endpoint closed.
+        } catch (IOException | RuntimeException | LinkageError e) {
+            LOG.warn("local connection from user {} failed: {}", peer, e.toString());
+        }
+    }
+
+    private void handle(LocalWire.Frame request) throws IOException {
+        DataInputStream body = request.in();
+        try {
+            switch (request.type()) {
+                case LocalWire.REGISTER_JOB -> registerJob(body);
+                case LocalWire.REGISTER_MAP_OUTPUT -> registerMapOutput(body);
+                case LocalWire.PUT_JAR -> putJar(body);
+                case LocalWire.START_SHUFFLE -> startShuffle(body);
+                case LocalWire.NONCE -> issueNonce();
+                default -> throw new LocalWire.BadFrameException("local request type " + request.type()
+                        + " out of place");
+            }
+        } catch (java.io.EOFException | IllegalArgumentException | MalformedJobSpecException e) {
+            refuse(Refusal.MALFORMED, "malformed local request " + request.type() + ": " + e.getMessage());
+        }
+    }
+
+    /** Whether the peer may act for {@code jobId}; refuses (and says so) if not. */
+    private boolean authorised(String jobId) throws IOException {
+        Verdict v = endpoint.parts().tokens().authorise(jobId, peer, endpoint.daemonUser());
+        if (!v.accepted()) {
+            refuse(v.refusal().orElseThrow(), v.reason());
+        }
+        return v.accepted();
+    }
+
+    private void registerJob(DataInputStream body) throws IOException {
+        JobSpec spec = JobSpecCodec.decode(LocalWire.readBytes(body));
+        byte[] proof = LocalWire.readBytes(body);
+        if (!authorised(spec.jobId())) {
+            return;
+        }
+        RegisterOutcome o = endpoint.parts().registry().registerFromTask(spec, proof);
+        switch (o.kind()) {
+            case REGISTERED, ALREADY_REGISTERED -> ok(o.message());
+            case MISSING_JARS -> refuse(Refusal.MISSING_JARS, o.message());
+            case REFUSED -> refuse(o.refusal().orElseThrow(), o.message());
+            default -> throw new IllegalStateException("unexpected outcome " + o.kind());
+        }
+    }
+
+    private void registerMapOutput(DataInputStream body) throws IOException {
+        MapOutput output = new MapOutput(body.readUTF(), body.readUTF(), body.readInt());
+        byte[] proof = LocalWire.readBytes(body);
+        if (!authorised(output.jobId())) {
+            return;
+        }
+        MapOutputOutcome o = endpoint.parts().registry().registerMapOutput(new MapOutputRegistration(output, proof));
+        if (o.kind() == MapOutputOutcome.Kind.REFUSED) {
+            refuse(o.refusal().orElseThrow(), o.message());
+        } else {
+            ok(o.message());
+        }
+    }
+
+    /** PUT_JAR then its JAR_PIECE frames, streamed to the cache's temporary file; never the whole jar in memory. */
+    private void putJar(DataInputStream body) throws IOException {
+        String jobId = body.readUTF();
+        byte[] hash = new byte[32];
+        body.readFully(hash);
+        JarDigest digest = JarDigest.fromHash(hash);
+        long size = body.readLong();
+        byte[] proof = LocalWire.readBytes(body);
+        if (!authorised(jobId)) {
+            return;
+        }
+        Verdict v = endpoint.parts().tokens().checkJar(jobId, digest, size, proof);
+        if (!v.accepted()) {
+            refuse(v.refusal().orElseThrow(), v.reason());
+            return;
+        }
+        JarCache.Upload upload;
+        try {
+            upload = endpoint.parts().jars().begin(digest, size);
+        } catch (IOException e) {
+            refuse(Refusal.REFUSED, e.getMessage());
+            return;
+        }
+        boolean stored = false;
+        try (upload) {
+            Verdict quota = endpoint.parts().tokens().chargeJar(jobId, digest, size);
+            if (!quota.accepted()) {
+                refuse(quota.refusal().orElseThrow(), quota.reason());
+                return;
+            }
+            try {
+                ok("send jar " + digest);
+                LocalEndpoint.Limits limits = endpoint.limits();
+                while (upload.remaining() > 0) {
+                    channel.readDeadline(limits.frameTimeoutMs());
+                    LocalWire.Frame piece = LocalWire.read(in,
+                            t -> t == LocalWire.JAR_PIECE ? LocalWire.JAR_PIECE_BYTES : -1);
+                    if (piece == null) {
+                        throw new ClosedChannelException();
+                    }
+                    upload.write(piece.body(), 0, piece.body().length);
+                }
+                channel.noReadDeadline();
+                upload.finish();
+                stored = true;
+            } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
+                throw e;
+            } catch (IOException e) {
+                refuse(Refusal.REFUSED, e.getMessage());
+                return;
+            } finally {
+                if (!stored) {
+                    endpoint.parts().tokens().refundJar(jobId, size);
+                }
+            }
+        }
+        ok("jar " + digest + " cached");
+    }
+
+    private void issueNonce() throws IOException {
+        nonce = new byte[LocalWire.NONCE_BYTES];
+        RANDOM.nextBytes(nonce);
+        LocalWire.write(out, LocalWire.NONCE_IS, nonce, nonce.length);
+    }
+
+    private void startShuffle(DataInputStream body) throws IOException {
+        byte[] fresh = nonce;
+        nonce = null;
+        String jobId = body.readUTF();
+        int partition = body.readInt();
+        int attempt = body.readInt();
+        int modeCode = body.readUnsignedByte();
+        int treesCode = body.readUnsignedByte();
+        ShuffleMode mode = ShuffleCodes.mode(modeCode);
+        TreeChoice trees = ShuffleCodes.trees(treesCode);
+        int n = body.readInt();
+        if (n < 0 || n > body.available() / 2) {
+            throw new IllegalArgumentException("bad map attempt count " + n);
+        }
+        TreeSet<String> expected = new TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            expected.add(body.readUTF());
+        }
+        byte[] proof = LocalWire.readBytes(body);
+        if (!authorised(jobId)) {
+            return;
+        }
+        if (fresh == null) {
+            refuse(Refusal.BAD_PROOF, "shuffle of " + jobId + " partition " + partition
+                    + " refused: no fresh nonce (send NONCE first)");
+            return;
+        }
+        Verdict v = endpoint.parts().tokens().checkShuffle(jobId, partition, attempt, modeCode, treesCode, fresh,
+                expected, proof);
+        if (!v.accepted()) {
+            refuse(v.refusal().orElseThrow(), v.reason());
+            return;
+        }
+        if (endpoint.parts().registry().lookup(jobId).isEmpty()) {
+            refuse(Refusal.UNKNOWN_JOB, "unknown job " + jobId + ": its spec is not registered with this daemon");
+            return;
+        }
+        ShuffleSpec spec = new ShuffleSpec(ShuffleKeys.jobKey(jobId), jobId, partition, attempt,
+                endpoint.parts().coord(), mode, trees, expected);
+        if (!endpoint.awaitLinks()) {
+            refuse(Refusal.REFUSED, "daemon " + endpoint.parts().coord() + " cannot root a shuffle yet: its torus links"
+                    + " are not all up after " + LocalEndpoint.LINKS_WAIT.toMillis() + " ms");
+            return;
+        }
+        RootStream root;
+        try {
+            root = endpoint.parts().service().startShuffle(spec, new StartProof(fresh, proof));
+        } catch (RuntimeException e) {
+            refuse(Refusal.REFUSED, "shuffle " + spec.describe() + " could not start: " + e);
+            return;
+        }
+        ok(endpoint.parts().coord().toString());
+        stream(spec, root);
+    }
+
+    /** Copies the root stream to the task; a task that goes away aborts the shuffle everywhere. */
+    private void stream(ShuffleSpec spec, RootStream root) throws IOException {
+        CamdoopService service = endpoint.parts().service();
+        String stopping = "daemon " + endpoint.parts().coord() + " stopping";
+        try {
+            while (true) {
+                if (endpoint.closed()) {
+                    service.abort(spec, stopping, true);
+                    return;
+                }
+                StreamItem next = root.next(LocalEndpoint.POLL);
+                if (next instanceof StreamItem.Chunk c) {
+                    LocalWire.write(out, LocalWire.CHUNK, c.bytes(), c.length());
+                } else if (next instanceof StreamItem.End e) {
+                    byte[] b = e.end().encode();
+                    LocalWire.write(out, LocalWire.END, b, b.length);
+                    return;
+                } else if (next instanceof StreamItem.Failed f) {
+                    byte[] b = LocalWire.body(o -> o.writeUTF(f.reason()));
+                    LocalWire.write(out, LocalWire.FAILED, b, b.length);
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            service.abort(spec, "reduce task went away: " + e.getMessage(), true);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            service.abort(spec, stopping, true);
+            throw new ClosedChannelException();
+        }
+    }
+
+    void ok(String message) throws IOException {
+        byte[] b = LocalWire.body(o -> o.writeUTF(message));
+        LocalWire.write(out, LocalWire.OK, b, b.length);
+    }
+
+    void refuse(Refusal why, String message) throws IOException {
+        LOG.info("local request from user {} refused ({}): {}", peer, why, message);
+        byte[] b = LocalWire.body(o -> {
+            o.writeByte(why.code());
+            o.writeUTF(message);
+        });
+        LocalWire.write(out, LocalWire.REFUSED, b, b.length);
+    }
+
+    private void tryRefuse(Refusal why, String message) {
+        try {
+            refuse(why, message);
+        } catch (IOException e) {
+            LOG.debug("could not tell user {} why: {}", peer, e.getMessage());
+        }
+    }
+}

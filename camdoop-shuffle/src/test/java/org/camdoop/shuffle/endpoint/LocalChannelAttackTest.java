@@ -1,0 +1,203 @@
+package org.camdoop.shuffle.endpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.camdoop.shuffle.client.DaemonClient;
+import org.camdoop.shuffle.daemon.CamdoopDaemon;
+import org.camdoop.shuffle.daemon.DaemonConfig;
+import org.camdoop.shuffle.jobs.JobsConfig;
+import org.camdoop.shuffle.protocol.DaemonRefusedException;
+import org.camdoop.shuffle.protocol.JarDigest;
+import org.camdoop.shuffle.protocol.JobSpec;
+import org.camdoop.shuffle.protocol.JobTokenProof;
+import org.camdoop.shuffle.protocol.LocalWire;
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.protocol.ShuffleCodes;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.UnixPeers;
+import org.camdoop.shuffle.testing.WordCounts;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 11's attacks on the local channel (2: START without the token, 3: one connection fells the daemon, 4: jars
+ * without a proof, and the channel's part of 5) against a real daemon on its real socket: each is refused with the
+ * exact text the daemon also logs, and a legitimate job on the same daemon still completes with identical output.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LocalChannelAttackTest {
+    private static final String JOB = "job_1700000000000_0042";
+    private static final byte[] SECRET = LocalDaemonFixture.SECRET;
+    private static final Map<String, Long> EXPECTED = Map.of("apple", 3L, "pear", 2L);
+
+    @TempDir
+    Path dir;
+
+    private CamdoopDaemon start(Configuration c) throws Exception {
+        CamdoopDaemon d = CamdoopDaemon.start(c);
+        d.tokens().add(JOB, SECRET, UnixPeers.processUser());
+        return d;
+    }
+
+    @Test
+    void announcedGiantFramesAreRefusedBeforeAllocationAndStalledFramesAreTimedOut() throws Exception {
+        Configuration c = LocalDaemonFixture.conf(dir);
+        c.setLong(DaemonConfig.LOCAL_FRAME_TIMEOUT_MS, 300);
+        c.setLong(DaemonConfig.LOCAL_IDLE_TIMEOUT_MS, 300);
+        try (CamdoopDaemon d = start(c)) {
+            for (int i = 0; i < 3; i++) {
+                try (RawLocalConnection attacker = new RawLocalConnection(d.localSocket())) {
+                    attacker.sendHeader(256 << 20, LocalWire.REGISTER_JOB, new byte[0]);
+                    assertEquals("local frame of type 1 announces 268435456 bytes; its limit is 4194305",
+                            attacker.refusal(Refusal.MALFORMED));
+                    assertTrue(attacker.closedByDaemon());
+                }
+            }
+            try (RawLocalConnection halfOpen = new RawLocalConnection(d.localSocket());
+                    RawLocalConnection silent = new RawLocalConnection(d.localSocket())) {
+                halfOpen.sendHeader(1000, LocalWire.REGISTER_MAP_OUTPUT, new byte[10]);
+                assertTrue(halfOpen.closedByDaemon(), "a frame stalled mid-way is closed at the frame timeout");
+                assertTrue(silent.closedByDaemon(), "a connection that never sends is closed at the idle timeout");
+            }
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
+    @Test
+    void connectionsOverTheCapAreRefusedAndIdleOnesClosed() throws Exception {
+        Configuration c = LocalDaemonFixture.conf(dir);
+        c.setInt(DaemonConfig.LOCAL_MAX_CONNECTIONS, 3);
+        c.setLong(DaemonConfig.LOCAL_IDLE_TIMEOUT_MS, 500);
+        try (CamdoopDaemon d = start(c);
+                RawLocalConnection a1 = new RawLocalConnection(d.localSocket());
+                RawLocalConnection a2 = new RawLocalConnection(d.localSocket());
+                RawLocalConnection a3 = new RawLocalConnection(d.localSocket());
+                RawLocalConnection a4 = new RawLocalConnection(d.localSocket())) {
+            assertEquals("too many local connections (3): connection from user " + UnixPeers.processUser()
+                    + " refused", a4.refusal(Refusal.REFUSED));
+            assertTrue(a1.closedByDaemon() && a2.closedByDaemon() && a3.closedByDaemon());
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
+    @Test
+    void theRemovedClaimTokenRequestClosesTheConnection() throws Exception {
+        try (CamdoopDaemon d = start(LocalDaemonFixture.conf(dir));
+                RawLocalConnection attacker = new RawLocalConnection(d.localSocket())) {
+            attacker.send(4, LocalWire.body(o -> {
+                o.writeUTF("job_1700000000000_0099");
+                LocalWire.writeBytes(o, "a secret".getBytes());
+            }));
+            assertEquals("local request type 4 out of place", attacker.refusal(Refusal.MALFORMED));
+            assertTrue(attacker.closedByDaemon());
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
+    @Test
+    void startWithoutTheJobsTokenOrWithAReplayedProofIsRefused() throws Exception {
+        String attempt = "attempt_1700000000000_0042_m_000000_0";
+        TreeSet<String> attempts = new TreeSet<>(List.of(attempt));
+        int camdoop = ShuffleCodes.code(ShuffleMode.CAMDOOP);
+        int six = ShuffleCodes.code(TreeChoice.SIX);
+        String refused = "shuffle of " + JOB + " partition 0 refused: bad job token proof";
+        try (CamdoopDaemon d = start(LocalDaemonFixture.conf(dir))) {
+            d.tokens().add("job_1700000000000_0043", SECRET, "victim");
+            try (DaemonClient attacker = LocalDaemonFixture.connect(d)) {
+                // Without the token: any proof is wrong.
+                assertEquals(refused, assertThrows(DaemonRefusedException.class, () -> attacker.startShuffle(JOB, 0, 0,
+                        ShuffleMode.CAMDOOP, TreeChoice.SIX, attempts, nonce -> new byte[32])).getMessage());
+                // A proof captured for another nonce (a replay) is wrong for this one.
+                byte[] captured = JobTokenProof.forShuffle(SECRET, JOB, 0, 0, camdoop, six, new byte[32], attempts);
+                assertEquals(refused, assertThrows(DaemonRefusedException.class, () -> attacker.startShuffle(JOB, 0, 0,
+                        ShuffleMode.CAMDOOP, TreeChoice.SIX, attempts, nonce -> captured)).getMessage());
+                // A valid proof for other trees does not cover these.
+                assertEquals(refused, assertThrows(DaemonRefusedException.class, () -> attacker.startShuffle(JOB, 0, 0,
+                        ShuffleMode.CAMDOOP, TreeChoice.SHORTEST, attempts, nonce -> JobTokenProof.forShuffle(SECRET,
+                                JOB, 0, 0, camdoop, six, nonce, attempts))).getMessage());
+                // Another user's job: refused before any proof is looked at (SO_PEERCRED).
+                assertEquals("request for job_1700000000000_0043 from user " + UnixPeers.processUser()
+                        + " refused: the job belongs to user victim", assertThrows(DaemonRefusedException.class,
+                                () -> attacker.startShuffle("job_1700000000000_0043", 0, 0, ShuffleMode.CAMDOOP,
+                                        TreeChoice.SIX, attempts, nonce -> new byte[32])).getMessage());
+            }
+            try (RawLocalConnection noNonce = new RawLocalConnection(d.localSocket())) {
+                noNonce.send(LocalWire.START_SHUFFLE, LocalWire.body(o -> {
+                    o.writeUTF(JOB);
+                    o.writeInt(0);
+                    o.writeInt(0);
+                    o.writeByte(camdoop);
+                    o.writeByte(six);
+                    o.writeInt(0);
+                    LocalWire.writeBytes(o, new byte[32]);
+                }));
+                assertEquals("shuffle of " + JOB + " partition 0 refused: no fresh nonce (send NONCE first)",
+                        noNonce.refusal(Refusal.BAD_PROOF));
+            }
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
+    @Test
+    void jarsNeedAProofAndStayWithinTheCacheUploadAndJobBounds() throws Exception {
+        Configuration c = LocalDaemonFixture.conf(dir);
+        c.setLong(JobsConfig.JAR_CACHE_MAX_BYTES, 4 << 20);
+        c.setLong(JobsConfig.JAR_CACHE_MAX_JOB_BYTES, 3 << 20);
+        c.setInt(JobsConfig.JAR_CACHE_MAX_UPLOADS, 1);
+        byte[] small = new byte[2 << 20];
+        small[0] = 1;
+        byte[] other = new byte[2 << 20];
+        other[0] = 2;
+        byte[] huge = new byte[5 << 20];
+        JarDigest s = JarDigest.of(small);
+        JarDigest o = JarDigest.of(other);
+        JarDigest h = JarDigest.of(huge);
+        try (CamdoopDaemon d = start(c); DaemonClient attacker = LocalDaemonFixture.connect(d)) {
+            assertEquals("jar " + s + " for " + JOB + " refused: bad job token proof",
+                    assertThrows(DaemonRefusedException.class, () -> attacker.putJar(JOB, s, small.length,
+                            new byte[32], new ByteArrayInputStream(small))).getMessage());
+            assertEquals("jar " + h + " of 5242880 bytes exceeds the jar cache bound of 4194304 bytes"
+                    + " (camdoop.daemon.jar-cache.max-bytes)", assertThrows(DaemonRefusedException.class,
+                            () -> attacker.putJar(JOB, h, huge.length, JobTokenProof.forJar(SECRET, JOB, h,
+                                    huge.length), new ByteArrayInputStream(huge))).getMessage());
+            // An upload in progress holds the only upload slot: a second is refused, not queued on disk.
+            try (RawLocalConnection slow = new RawLocalConnection(d.localSocket())) {
+                slow.send(LocalWire.PUT_JAR, LocalWire.body(out -> {
+                    out.writeUTF(JOB);
+                    out.write(java.util.HexFormat.of().parseHex(o.hex()));
+                    out.writeLong(other.length);
+                    LocalWire.writeBytes(out, JobTokenProof.forJar(SECRET, JOB, o, other.length));
+                }));
+                assertEquals(LocalWire.OK, slow.reply().type());
+                assertEquals("jar " + s + " refused: 1 jar uploads in progress (camdoop.daemon.jar-cache.max-uploads)",
+                        assertThrows(DaemonRefusedException.class, () -> attacker.putJar(JOB, s, small.length,
+                                JobTokenProof.forJar(SECRET, JOB, s, small.length),
+                                new ByteArrayInputStream(small))).getMessage());
+                int half = other.length / 2;
+                slow.send(LocalWire.JAR_PIECE, java.util.Arrays.copyOfRange(other, 0, half));
+                slow.send(LocalWire.JAR_PIECE, java.util.Arrays.copyOfRange(other, half, other.length));
+                assertEquals(LocalWire.OK, slow.reply().type());
+            }
+            // The job has sent 2 MiB of its 3 MiB quota.
+            assertEquals("jar " + s + " for " + JOB + " refused: the job's jars would take 4194304 bytes, over its"
+                    + " quota of 3145728 (camdoop.daemon.jar-cache.max-job-bytes)",
+                    assertThrows(DaemonRefusedException.class, () -> attacker.putJar(JOB, s, small.length,
+                            JobTokenProof.forJar(SECRET, JOB, s, small.length), new ByteArrayInputStream(small)))
+                            .getMessage());
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+}
