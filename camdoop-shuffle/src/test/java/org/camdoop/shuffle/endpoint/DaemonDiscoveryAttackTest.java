@@ -142,9 +142,10 @@ class DaemonDiscoveryAttackTest {
         assertTrue(reopened.has(digest));
     }
 
-    private static Map<String, Long> runLegit(CamdoopDaemon d) throws Exception {
+    /** A legitimate job through {@code d}, a daemon configured by {@link LocalDaemonFixture#conf} over {@link #dir}. */
+    private Map<String, Long> runLegit(CamdoopDaemon d) throws Exception {
         d.tokens().add("job_1700000000000_0042", LocalDaemonFixture.SECRET, UnixPeers.processUser());
-        return LocalDaemonFixture.runWordCount(d, d.localSocket().getParent(), "job_1700000000000_0042");
+        return LocalDaemonFixture.runWordCount(d, dir, "job_1700000000000_0042");
     }
 
     @Test
