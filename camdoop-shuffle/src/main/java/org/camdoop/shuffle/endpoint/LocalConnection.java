@@ -104,7 +104,10 @@ final class LocalConnection {
                 default -> throw new LocalWire.BadFrameException("local request type " + request.type()
                         + " out of place");
             }
-        } catch (java.io.EOFException | IllegalArgumentException | MalformedJobSpecException e) {
+        } catch (java.io.EOFException e) {
+            refuse(Refusal.MALFORMED, "malformed local request " + request.type() + ": its " + request.body().length
+                    + "-byte body ends before its last field");
+        } catch (IllegalArgumentException | MalformedJobSpecException e) {
             refuse(Refusal.MALFORMED, "malformed local request " + request.type() + ": " + e.getMessage());
         }
     }

@@ -76,6 +76,19 @@ class LocalChannelAttackTest {
         }
     }
 
+    /** Found by LocalChannelFuzzTest: a body cut short was refused as "malformed local request 5: null". */
+    @Test
+    void aRequestBodyCutShortIsRefusedSayingSoAndTheConnectionServesOn() throws Exception {
+        try (CamdoopDaemon d = start(LocalDaemonFixture.conf(dir));
+                RawLocalConnection c = new RawLocalConnection(d.localSocket())) {
+            c.send(LocalWire.START_SHUFFLE, new byte[] {0, 3, 'j'});
+            assertEquals("malformed local request 5: its 3-byte body ends before its last field",
+                    c.refusal(Refusal.MALFORMED));
+            c.send(LocalWire.NONCE, new byte[0]);
+            assertEquals(LocalWire.NONCE_IS, c.reply().type());
+        }
+    }
+
     @Test
     void connectionsOverTheCapAreRefusedAndIdleOnesClosed() throws Exception {
         Configuration c = LocalDaemonFixture.conf(dir);

@@ -37,6 +37,22 @@ final class RawLocalConnection implements AutoCloseable {
         sendHeader(body.length + 1, type, body);
     }
 
+    /** Sends raw bytes, framed or not. */
+    void sendRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Tells the daemon nothing more will come (it reads end of stream). */
+    void finishSending() throws IOException {
+        channel.shutdownOutput();
+    }
+
+    /** The next frame from the daemon, or {@code null} when it closed the connection cleanly. */
+    LocalWire.Frame nextOrEnd() throws IOException {
+        return LocalWire.read(in, LocalWire::replyCap);
+    }
+
     /** The next frame from the daemon. */
     LocalWire.Frame reply() throws IOException {
         LocalWire.Frame f = LocalWire.read(in, LocalWire::replyCap);
