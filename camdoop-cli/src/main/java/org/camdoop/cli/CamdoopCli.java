@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "camdoop", mixinStandardHelpOptions = true, version = "camdoop 0.1.0",
         description = "Camdoop for Hadoop: command-line tools.",
         subcommands = {TopologyCommand.class, BenchCommand.class, SimulateCommand.class, MiniClusterCommand.class,
-            DemoCommand.class, CommandLine.HelpCommand.class},
+            DemoCommand.class, org.camdoop.cli.fuzz.FuzzCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run by scripts/camdoop on the runtime's own class path, not this tool's:",
             "  daemon       Run one Camdoop daemon in the foreground until stopped",
             "                 (scripts/camdoop daemon --help)."})

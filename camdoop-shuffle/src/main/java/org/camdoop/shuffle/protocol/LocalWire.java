@@ -179,11 +179,16 @@ public final class LocalWire {
         out.write(b);
     }
 
-    /** Reads an i32-prefixed byte string from a frame body; the length is checked against what the body holds. */
+    /**
+     * Reads an i32-prefixed byte string from a frame body read whole.
+     *
+     * @throws IllegalArgumentException if the length is negative or more than what is left of the body
+     */
     public static byte[] readBytes(DataInputStream in) throws IOException {
         int n = in.readInt();
-        if (n < 0 || n > in.available()) {
-            throw new IOException("bad byte-string length " + n);
+        if (n < 0 || n > in.available()) { // bodies are read whole first: available() is what is left of this one
+            throw new IllegalArgumentException("a byte string of " + n + " bytes where " + in.available()
+                    + " are left");
         }
         byte[] b = new byte[n];
         in.readFully(b);

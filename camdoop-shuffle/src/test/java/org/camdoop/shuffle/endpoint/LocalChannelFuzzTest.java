@@ -54,7 +54,7 @@ class LocalChannelFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void anyBytesGetWellFormedRepliesAndAnEnd(byte[] bytes) throws IOException {
         AtomicBoolean cutByWatchdog = new AtomicBoolean();
         try (RawLocalConnection c = new RawLocalConnection(daemon.localSocket())) {

@@ -8,7 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  */
 class EndOfStreamFuzzTest {
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void anyBytesDecodeOrAreRefused(byte[] bytes) {
         try {
             EndOfStream.decode(bytes);

@@ -11,7 +11,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  */
 class JobSpecCodecFuzzTest {
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void anyBytesDecodeStrictlyOrAreRefused(byte[] bytes) {
         JobSpec spec;
         try {

@@ -14,7 +14,7 @@ import java.io.IOException;
  */
 class RecordCursorFuzzTest {
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void recordsStayInsideTheirChunkOrTheChunkIsRefused(FuzzedDataProvider data) {
         int before = data.consumeInt(0, 8);
         int after = data.consumeInt(0, 8);

@@ -37,7 +37,7 @@ class TorusFrameFuzzTest {
     private static final int PEER = SHAPE.neighbour(SELF, Port.PLUS_X);
     private static final int MAX_FRAME = 2048;
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void framesFromANeighbourAreActedOnOrRefusedAndAlwaysReleased(byte[] bytes) {
         if (bytes.length == 0) {
             return; // Netty's shared empty buffer has no reference count to check

@@ -9,7 +9,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  */
 class ShuffleMessagesFuzzTest {
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void anyBytesDecodeOrAreRefused(byte[] bytes) {
         try {
             ShuffleMessages.decode(bytes);

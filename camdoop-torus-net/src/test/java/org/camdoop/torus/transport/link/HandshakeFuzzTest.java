@@ -28,7 +28,7 @@ class HandshakeFuzzTest {
     private static final String SECRET = "a-cluster-secret-of-at-least-32-bytes";
     private static final Set<Integer> ACCEPTOR_MAY_SAY = Set.of(MessageType.HELLO.code(), MessageType.ERROR.code());
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void noSecretNoLinkAndNothingEscapes(byte[] bytes) {
         if (bytes.length == 0) {
             return; // Netty's shared empty buffer has no reference count to check
