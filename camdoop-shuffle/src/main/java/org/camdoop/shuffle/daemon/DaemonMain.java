@@ -16,11 +16,28 @@ public final class DaemonMain {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: DaemonMain CONF_DIR   (the directory holding camdoop-site.xml)");
+        Path conf = null;
+        String coordinate = null;
+        Path status = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--coordinate") && i + 1 < args.length) {
+                coordinate = args[++i];
+            } else if (args[i].equals("--status") && i + 1 < args.length) {
+                status = Path.of(args[++i]);
+            } else if (conf == null && !args[i].startsWith("--")) {
+                conf = Path.of(args[i]);
+            } else {
+                conf = null;
+                break;
+            }
+        }
+        if (conf == null) {
+            System.err.println("usage: DaemonMain CONF_DIR [--coordinate X,Y,Z] [--status FILE]   (CONF_DIR holds"
+                    + " camdoop-site.xml; the coordinate overrides camdoop.daemon.coordinate; the status file lists"
+                    + " this daemon's links, kept current)");
             System.exit(2);
         }
-        System.exit(run(Path.of(args[0])));
+        System.exit(run(conf, coordinate, status));
     }
 
     /**
@@ -29,6 +46,14 @@ public final class DaemonMain {
      * @return 2 (after one line on stderr) when the configuration is wrong; otherwise returns only at shutdown, 0
      */
     public static int run(Path confDir) throws Exception {
+        return run(confDir, null, null);
+    }
+
+    /**
+     * As {@link #run(Path)}, with the coordinate (if not null) overriding the configured one, and the daemon's links
+     * kept in {@code statusFile} (if not null) for {@code sbin/camdoop-daemons.sh check}.
+     */
+    public static int run(Path confDir, String coordinate, Path statusFile) throws Exception {
         Path site = confDir.resolve("camdoop-site.xml");
         if (!Files.isReadable(site)) {
             System.err.println("camdoop-daemon: cannot read " + site);
@@ -36,6 +61,9 @@ public final class DaemonMain {
         }
         Configuration conf = new Configuration();
         conf.addResource(new org.apache.hadoop.fs.Path(site.toUri()));
+        if (coordinate != null) {
+            conf.set(DaemonConfig.COORDINATE, coordinate);
+        }
         CamdoopDaemon daemon;
         try {
             daemon = CamdoopDaemon.start(conf);
@@ -43,10 +71,16 @@ public final class DaemonMain {
             System.err.println("camdoop-daemon: " + e.getMessage());
             return 2;
         }
+        StatusFile status = statusFile == null ? null : StatusFile.keep(statusFile, daemon.node());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 daemon.close();
+                if (status != null) {
+                    status.close();
+                }
+            } catch (java.io.IOException e) {
+                System.err.println("camdoop-daemon: " + e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
