@@ -1,12 +1,13 @@
 # Sourced by scripts/camdoop and scripts/camdoop-daemon.sh (needs ROOT set): builds a module's run-time class path on
 # first use, and again when any source or build file changed since its last build.
 
-# camdoop_build MODULE WHAT: runs `mvn package -pl MODULE -am` (tests skipped) unless MODULE's last build is newer
-# than every pom and source of the camdoop-* modules. MODULE must copy its run-time dependencies to target/lib.
+# camdoop_build MODULE WHAT [PRODUCT]: runs `mvn package -pl MODULE -am` (tests skipped) unless MODULE's last build is
+# newer than every pom and source of the camdoop-* modules and PRODUCT (default: target/lib, where MODULE copies its
+# run-time dependencies) exists.
 camdoop_build() {
-  local module="$1" what="$2"
+  local module="$1" what="$2" product="${3:-target/lib}"
   local stamp="$ROOT/$module/target/camdoop-build.stamp"
-  if [ -f "$stamp" ] && [ -d "$ROOT/$module/target/lib" ] \
+  if [ -f "$stamp" ] && [ -e "$ROOT/$module/$product" ] \
       && [ -z "$(find "$ROOT"/pom.xml "$ROOT"/camdoop-*/pom.xml "$ROOT"/camdoop-*/src -newer "$stamp" -type f 2>/dev/null | head -n 1)" ]; then
     return 0
   fi

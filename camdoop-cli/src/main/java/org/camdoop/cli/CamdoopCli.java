@@ -15,7 +15,9 @@ import picocli.CommandLine.Command;
             DemoCommand.class, org.camdoop.cli.fuzz.FuzzCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run by scripts/camdoop on the runtime's own class path, not this tool's:",
             "  daemon       Run one Camdoop daemon in the foreground until stopped",
-            "                 (scripts/camdoop daemon --help)."})
+            "                 (scripts/camdoop daemon --help).",
+            "  testbed      A torus of daemon processes in network namespaces on this machine, one veth pair",
+            "                 per link shaped with tc; needs root (scripts/camdoop testbed help)."})
 public final class CamdoopCli {
 
     /** Exit status for bad arguments, as picocli and most Unix tools use. */

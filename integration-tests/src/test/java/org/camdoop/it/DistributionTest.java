@@ -1,19 +1,15 @@
 package org.camdoop.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -36,7 +32,7 @@ class DistributionTest {
 
     @Test
     void theTarballHoldsTheScriptsTheDaemonsClassPathAndTheShadedJar() throws Exception {
-        Path home = unpack();
+        Path home = Distribution.unpack(dir);
         assertTrue(Files.isExecutable(home.resolve("bin/camdoop")));
         assertTrue(Files.isExecutable(home.resolve("sbin/camdoop-daemon.sh")));
         assertTrue(Files.isExecutable(home.resolve("sbin/camdoop-daemons.sh")));
@@ -51,12 +47,12 @@ class DistributionTest {
                 + " daemon's run-time class path");
         assertEquals(1, names(home.resolve("share/camdoop")).stream()
                 .filter(n -> n.matches("camdoop-hadoop-.*\\.jar")).count(), "the shaded jar for tasks and NodeManagers");
-        assertTrue(run(home, Map.of(), "bin/camdoop", "version").out().startsWith("camdoop "));
+        assertTrue(Distribution.run(home, Map.of(), "bin/camdoop", "version").out().startsWith("camdoop "));
     }
 
     @Test
     void theScriptsStartCheckAndStopTheDaemonsOfATopologyFile() throws Exception {
-        Path home = unpack();
+        Path home = Distribution.unpack(dir);
         Path conf = Files.createDirectories(dir.resolve("conf"));
         StringBuilder topology = new StringBuilder("shape 2x1x1\n");
         for (int x = 0; x < 2; x++) {
@@ -77,54 +73,30 @@ class DistributionTest {
                 "CAMDOOP_PID_DIR", dir.resolve("pids").toString(), "CAMDOOP_LOG_DIR", dir.resolve("logs").toString(),
                 "CAMDOOP_IDENT_STRING", "it", "CAMDOOP_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC");
         try {
-            Result start = run(home, env, "sbin/camdoop-daemons.sh", "start");
+            Distribution.Result start = Distribution.run(home, env, "sbin/camdoop-daemons.sh", "start");
             assertEquals(0, start.exit(), start.out());
-            Result check = awaitCheck(home, env, 0, out -> out.contains("1 of 1 up") && !out.contains("0 of 1"));
+            Distribution.Result check = Distribution.awaitCheck(home, env, 0,
+                    out -> out.contains("1 of 1 up") && !out.contains("0 of 1"), "sbin/camdoop-daemons.sh", "check");
             assertTrue(check.out().matches("(?s)server +host +daemon +links\n0,0,0 +127\\.0\\.0\\.1 +up +1 of 1 up\n"
                     + "1,0,0 +127\\.0\\.0\\.1 +up +1 of 1 up\n"), check.out());
 
-            Result stopOne = run(home, Map.of("CAMDOOP_PID_DIR", dir.resolve("pids").toString(),
+            Distribution.Result stopOne = Distribution.run(home, Map.of("CAMDOOP_PID_DIR",
+                    dir.resolve("pids").toString(),
                     "CAMDOOP_IDENT_STRING", "it-1_0_0"), "sbin/camdoop-daemon.sh", "stop");
             assertEquals(0, stopOne.exit(), stopOne.out());
-            Result down = awaitCheck(home, env, 1, out -> out.contains("down: +x to 1,0,0"));
+            Distribution.Result down = Distribution.awaitCheck(home, env, 1, out -> out.contains("down: +x to 1,0,0"),
+                    "sbin/camdoop-daemons.sh", "check");
             assertTrue(down.out().matches("(?s).*\n0,0,0 +127\\.0\\.0\\.1 +up +0 of 1 up; down: \\+x to 1,0,0\n"
                     + "1,0,0 +127\\.0\\.0\\.1 +DOWN +-\n"), down.out());
         } finally {
-            Result stop = run(home, env, "sbin/camdoop-daemons.sh", "stop");
+            Distribution.Result stop = Distribution.run(home, env, "sbin/camdoop-daemons.sh", "stop");
             assertEquals(0, stop.exit(), stop.out());
         }
-        Result status = run(home, env, "sbin/camdoop-daemons.sh", "status");
+        Distribution.Result status = Distribution.run(home, env, "sbin/camdoop-daemons.sh", "status");
         assertEquals(1, status.exit(), status.out());
         assertTrue(status.out().contains("0,0,0 (127.0.0.1): camdoop daemon it-0_0_0 is not running"), status.out());
         try (Stream<Path> left = Files.list(dir.resolve("pids"))) {
             assertEquals(List.of(), left.toList(), "no pid or status file left behind");
-        }
-    }
-
-    /** Runs {@code check} until it exits with {@code exit} and its output passes {@code ready}, for at most 60 s. */
-    private static Result awaitCheck(Path home, Map<String, String> env, int exit,
-            java.util.function.Predicate<String> ready) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Result r;
-        do {
-            r = run(home, env, "sbin/camdoop-daemons.sh", "check");
-            if (r.exit() == exit && ready.test(r.out())) {
-                return r;
-            }
-            Thread.sleep(250); // the links' state lives in the daemons' status files: the script's only interface
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("check never reached exit " + exit + " with the expected output; last:\n" + r.out());
-    }
-
-    private Path unpack() throws Exception {
-        Path tarball = Path.of(System.getProperty("camdoop.dist.tarball"));
-        assertTrue(Files.isRegularFile(tarball), tarball + " (built by camdoop-dist)");
-        Result r = run(dir, Map.of(), "tar", "xzf", tarball.toString(), "-C", dir.toString());
-        assertEquals(0, r.exit(), r.out());
-        try (Stream<Path> homes = Files.list(dir).filter(p -> p.getFileName().toString().startsWith("camdoop-"))) {
-            List<Path> found = homes.toList();
-            assertEquals(1, found.size(), found.toString());
-            return found.get(0);
         }
     }
 
@@ -138,20 +110,4 @@ class DistributionTest {
         return "  <property><name>" + name + "</name><value>" + value + "</value></property>\n";
     }
 
-    private record Result(int exit, String out) {
-    }
-
-    private static Result run(Path cwd, Map<String, String> env, String... command) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(command));
-        if (!cmd.get(0).startsWith("/") && cmd.get(0).contains("/")) {
-            cmd.set(0, cwd.resolve(cmd.get(0)).toString());
-        }
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
-        assertFalse(p.isAlive());
-        return new Result(p.exitValue(), out);
-    }
 }

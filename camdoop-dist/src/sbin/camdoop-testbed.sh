@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# camdoop-testbed.sh up|down|check|kill|cut: a torus of real daemon processes on this one machine, each in its own
+# network namespace with its own address, joined by one veth pair per torus link shaped with tc (needs root).
+#
+#   up [--shape AxBxC] [--link-mbps L] [--work DIR]   namespaces, links, then every daemon (sbin/camdoop-daemons.sh)
+#   check                                              sbin/camdoop-daemons.sh check over the testbed
+#   kill X,Y,Z                                         kill -9 the daemon of that server
+#   cut X,Y,Z X',Y',Z'                                 take the torus link between two neighbours down
+#   down                                               stop the daemons, remove every namespace, link and file
+#
+# Server i (index x + A*(y + B*z)) lives in namespace camdoop-x_y_z at 10.77.H.L (i+1 = 256*H + L) on its loopback;
+# each torus link is a veth pair tI-J / tJ-I with a /32 route to the neighbour's address, so daemons reach exactly
+# their neighbours, over their own link. Every veth end shapes what it sends (tbf) to --link-mbps (0: unshaped).
+# The testbed's state is in WORK (default /tmp/camdoop-testbed): topology, camdoop-site.xml, logs, pids.
+set -euo pipefail
+HOME_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="${CAMDOOP_TESTBED_DIR:-/tmp/camdoop-testbed}"
+PORT=7700
+
+die() { echo "camdoop-testbed: $*" >&2; exit 1; }
+usage() { sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || usage
+cmd="$1"; shift
+[ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, veth pairs, tc)"
+command -v ip >/dev/null && command -v tc >/dev/null || die "needs ip and tc (Debian: apt-get install iproute2)"
+
+addr() { local n=$(($1 + 1)); echo "10.77.$((n / 256)).$((n % 256))"; }
+ns() { echo "camdoop-$1"; }   # $1: x_y_z
+
+# Reads the shape of a running testbed.
+load_shape() {
+  [ -f "$WORK/topology" ] || die "no testbed in $WORK (run: up)"
+  read -r A B C < <(awk '$1 == "shape" { split($2, s, "x"); print s[1], s[2], s[3] }' "$WORK/topology")
+}
+idx() { echo $(($1 + A * ($2 + B * $3))); }
+coord_of() { local i=$1; echo "$((i % A))_$(((i / A) % B))_$((i / (A * B)))"; }
+
+daemons() {
+  CAMDOOP_CONF_DIR="$WORK/conf" CAMDOOP_TOPOLOGY="$WORK/topology" CAMDOOP_PID_DIR="$WORK/pids" \
+  CAMDOOP_LOG_DIR="$WORK/logs" CAMDOOP_IDENT_STRING=testbed CAMDOOP_REMOTE_CMD="ip netns exec camdoop-{coord}" \
+  CAMDOOP_JAVA_OPTS="${CAMDOOP_JAVA_OPTS:--Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}" \
+      "$HOME_DIR/sbin/camdoop-daemons.sh" "$@"
+}
+
+# Neighbour pairs (i j), each link once: +x, +y, +z of every server, skipping a dimension of size 1 and the repeat of
+# a size-2 dimension's single link.
+links() {
+  local x y z i
+  for ((z = 0; z < C; z++)); do for ((y = 0; y < B; y++)); do for ((x = 0; x < A; x++)); do
+    i=$(idx $x $y $z)
+    if [ "$A" -gt 2 ] || { [ "$A" -eq 2 ] && [ $x -eq 0 ]; }; then echo "$i $(idx $(((x + 1) % A)) $y $z)"; fi
+    if [ "$B" -gt 2 ] || { [ "$B" -eq 2 ] && [ $y -eq 0 ]; }; then echo "$i $(idx $x $(((y + 1) % B)) $z)"; fi
+    if [ "$C" -gt 2 ] || { [ "$C" -eq 2 ] && [ $z -eq 0 ]; }; then echo "$i $(idx $x $y $(((z + 1) % C)))"; fi
+  done; done; done
+}
+
+up() {
+  local shape=3x3x3 mbps=50
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --shape) shape="$2"; shift ;;
+      --link-mbps) mbps="$2"; shift ;;
+      --work) WORK="$2"; shift ;;
+      *) usage ;;
+    esac
+    shift
+  done
+  [[ "$shape" =~ ^[1-9][0-9]*x[1-9][0-9]*x[1-9][0-9]*$ ]] || die "--shape must be AxBxC, not $shape"
+  [[ "$mbps" =~ ^[0-9]+$ ]] || die "--link-mbps must be a whole number of Mbit/s, not $mbps"
+  [ ! -f "$WORK/topology" ] || die "a testbed is already up in $WORK (run: down)"
+  mkdir -p "$WORK/conf" "$WORK/pids" "$WORK/logs"
+  IFS=x read -r A B C <<<"$shape"
+  local n=$((A * B * C)) i j c
+  { echo "shape $shape"; for ((i = 0; i < n; i++)); do c=$(coord_of $i); echo "${c//_/,} $(addr $i):$PORT"; done; } \
+      > "$WORK/topology"
+  cat > "$WORK/conf/camdoop-site.xml" <<XML
+<configuration>
+  <property><name>camdoop.topology.file</name><value>$WORK/topology</value></property>
+  <property><name>camdoop.cluster.secret</name><value>$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')</value></property>
+  <property><name>camdoop.daemon.local-dirs</name><value>$WORK/local/\${env.CAMDOOP_IDENT_STRING}</value></property>
+  <property><name>camdoop.daemon.vertex.threads</name><value>1</value></property>
+</configuration>
+XML
+  echo "camdoop-testbed: $n namespaces, $(links | wc -l) torus links at ${mbps} Mbit/s each way"
+  for ((i = 0; i < n; i++)); do
+    ip netns add "$(ns "$(coord_of $i)")"
+    ip netns exec "$(ns "$(coord_of $i)")" ip link set lo up
+    ip netns exec "$(ns "$(coord_of $i)")" ip addr add "$(addr $i)/32" dev lo
+  done
+  while read -r i j; do
+    ip link add "t$i-$j" type veth peer name "t$j-$i"
+    ip link set "t$i-$j" netns "$(ns "$(coord_of $i)")"
+    ip link set "t$j-$i" netns "$(ns "$(coord_of $j)")"
+    for end in "$i $j" "$j $i"; do
+      set -- $end
+      local here; here="$(ns "$(coord_of $1)")"
+      ip netns exec "$here" ip link set "t$1-$2" up
+      ip netns exec "$here" ip route add "$(addr $2)/32" dev "t$1-$2" src "$(addr $1)"
+      if [ "$mbps" -gt 0 ]; then
+        ip netns exec "$here" tc qdisc add dev "t$1-$2" root tbf rate "${mbps}mbit" burst 64kb latency 400ms
+      fi
+    done
+  done < <(links)
+  echo "$mbps" > "$WORK/link-mbps"
+  daemons start
+}
+
+down() {
+  load_shape
+  daemons stop || true
+  local n=$((A * B * C)) i
+  for ((i = 0; i < n; i++)); do
+    ip netns pids "$(ns "$(coord_of $i)")" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns del "$(ns "$(coord_of $i)")" 2>/dev/null || true   # its veth ends, and so both ends of each pair, go too
+  done
+  rm -rf "$WORK"
+  echo "camdoop-testbed: down"
+}
+
+case "$cmd" in
+  up) up "$@" ;;
+  down) down ;;
+  check) load_shape; daemons check ;;
+  kill)
+    load_shape; [ $# -eq 1 ] || usage
+    pid_file="$WORK/pids/camdoop-testbed-${1//,/_}-daemon.pid"
+    [ -f "$pid_file" ] || die "no daemon of server $1 in this testbed"
+    kill -9 "$(cat "$pid_file")" && echo "camdoop-testbed: killed the daemon of $1" ;;
+  cut)
+    load_shape; [ $# -eq 2 ] || usage
+    IFS=, read -r x1 y1 z1 <<<"$1"; IFS=, read -r x2 y2 z2 <<<"$2"
+    i=$(idx "$x1" "$y1" "$z1"); j=$(idx "$x2" "$y2" "$z2")
+    ip netns exec "$(ns "${1//,/_}")" ip link show "t$i-$j" >/dev/null 2>&1 || die "$1 and $2 are not torus neighbours"
+    ip netns exec "$(ns "${1//,/_}")" ip link set "t$i-$j" down
+    echo "camdoop-testbed: cut the link between $1 and $2" ;;
+  *) usage ;;
+esac

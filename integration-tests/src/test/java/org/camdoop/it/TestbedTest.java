@@ -1,0 +1,69 @@
+package org.camdoop.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The testbed from the distribution: daemons as separate processes in their own network namespaces, joined by shaped
+ * veth links; a cut link and a killed daemon show in {@code check}; {@code down} leaves nothing behind. Needs root and
+ * iproute2, as CI has (.ci/run installs iproute2): without them it fails, saying so, rather than skipping.
+ */
+@Timeout(240)
+class TestbedTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void upCheckCutKillDownOnA2x2x1Torus() throws Exception {
+        Path home = Distribution.unpack(dir);
+        Path work = dir.resolve("testbed");
+        Map<String, String> env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
+        Path script = home.resolve("sbin/camdoop-testbed.sh");
+        try {
+            Distribution.Result up = Distribution.run(home, env, script.toString(), "up", "--shape", "2x2x1",
+                    "--link-mbps", "50");
+            assertEquals(0, up.exit(), up.out());
+            assertTrue(up.out().contains("camdoop-testbed: 4 namespaces, 4 torus links at 50 Mbit/s each way"),
+                    up.out());
+            Distribution.Result all = Distribution.awaitCheck(home, env, 0, out -> count(out, " 2 of 2 up") == 4,
+                    script.toString(), "check");
+            assertEquals(4, count(all.out(), "10.77.0."), all.out());
+            Distribution.Result qdisc = Distribution.run(home, Map.of(), "ip", "netns", "exec", "camdoop-0_0_0", "tc",
+                    "qdisc", "show", "dev", "t0-1");
+            assertTrue(qdisc.out().contains("tbf") && qdisc.out().contains("rate 50Mbit"), qdisc.out());
+
+            assertEquals(0, Distribution.run(home, env, script.toString(), "cut", "0,0,0", "1,0,0").exit());
+            Distribution.Result cut = Distribution.awaitCheck(home, env, 1, out -> out.contains("down: +x to 1,0,0"),
+                    script.toString(), "check");
+            assertTrue(cut.out().contains("1,0,0      10.77.0.2              up      1 of 2 up; down: +x to 0,0,0"),
+                    cut.out());
+
+            assertEquals(0, Distribution.run(home, env, script.toString(), "kill", "1,1,0").exit());
+            Distribution.Result killed = Distribution.awaitCheck(home, env, 1,
+                    out -> out.contains("1,1,0      10.77.0.4              DOWN"), script.toString(), "check");
+            assertTrue(killed.out().contains("0,1,0      10.77.0.3              up      1 of 2 up; down: +x to 1,1,0"),
+                    killed.out());
+        } finally {
+            Distribution.Result down = Distribution.run(home, env, script.toString(), "down");
+            assertEquals(0, down.exit(), down.out());
+        }
+        assertEquals("", Distribution.run(home, Map.of(), "ip", "netns", "list").out(), "no namespace left");
+        assertTrue(Distribution.run(home, Map.of(), "ip", "-o", "link").out().lines()
+                .noneMatch(l -> l.matches("\\d+: t\\d+-\\d+.*")), "no veth left");
+        assertTrue(Distribution.run(home, Map.of(), "pgrep", "-f", "testbed.*DaemonMain").out().isEmpty(),
+                "no daemon left");
+        assertTrue(!Files.exists(work), "no testbed files left");
+    }
+
+    private static long count(String s, String what) {
+        return s.lines().filter(l -> l.contains(what)).count();
+    }
+}
