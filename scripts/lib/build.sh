@@ -1,4 +1,4 @@
-# Sourced by scripts/camdoop and scripts/camdoop-daemon.sh (needs ROOT set): builds a module's run-time class path on
+# Sourced by scripts/camdoop (needs ROOT set): builds a module's run-time class path on
 # first use, and again when any source or build file changed since its last build.
 
 # camdoop_build MODULE WHAT [PRODUCT]: runs `mvn package -pl MODULE -am` (tests skipped) unless MODULE's last build is
