@@ -66,7 +66,9 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             first = source.next();
         } catch (IOException | RuntimeException e) {
             closeSource();
-            return stock(shuffle, e.getMessage());
+            // Some exceptions carry no message (an uber task's RenamedMapOutputFile threw a bare
+            // UnsupportedOperationException, logged as "null"): name the exception then.
+            return stock(shuffle, e.getMessage() != null ? e.getMessage() : e.toString());
         }
         if (first instanceof StreamItem.Failed f) {
             closeSource();

@@ -64,8 +64,11 @@ public final class LocalTorusSource implements StreamSource {
             TreeSet<String> expected = new TreeSet<>();
             for (int i = 0; i < maps.size(); i++) {
                 MapOutputFile files = mapFiles.get(maps.get(i));
-                torus.addMapOutput(i % servers, jobId, new LocalMapOutput(maps.get(i).toString(),
-                        files.getOutputFile(), files.getOutputIndexFile()));
+                // The index beside the output, as Hadoop's LocalFetcher finds it: an uber task's reducer gets
+                // RenamedMapOutputFiles, whose getOutputIndexFile() throws.
+                org.apache.hadoop.fs.Path output = files.getOutputFile();
+                torus.addMapOutput(i % servers, jobId, new LocalMapOutput(maps.get(i).toString(), output,
+                        output.suffix(".index")));
                 expected.add(maps.get(i).toString());
             }
             int partition = reduce.getTaskID().getId();
