@@ -36,25 +36,11 @@ class LocalModeShuffleTest {
     Path dir;
 
     /**
-     * The map output files of one map as an uber task's reducer sees them: Hadoop's {@code RenamedMapOutputFile} (what
-     * {@code LocalContainerLauncher} hands the reducer) knows only the output file; asking it for the index throws
-     * {@link UnsupportedOperationException} without a message. Hadoop's {@code LocalFetcher} derives the index from
-     * the output file, and so must Camdoop.
+     * The map output files of one map. With {@code index == null}, as an uber task's reducer sees them: Hadoop's
+     * {@code RenamedMapOutputFile} (what {@code LocalContainerLauncher} hands the reducer) knows only the output file,
+     * and asking it for the index throws {@link UnsupportedOperationException} without a message. Hadoop's
+     * {@code LocalFetcher} derives the index from the output file, and so must Camdoop.
      */
-    private static MapOutputFile renamedFiles(org.apache.hadoop.fs.Path out) {
-        return new org.apache.hadoop.mapred.MROutputFiles() {
-            @Override
-            public org.apache.hadoop.fs.Path getOutputFile() {
-                return out;
-            }
-
-            @Override
-            public org.apache.hadoop.fs.Path getOutputIndexFile() {
-                throw new UnsupportedOperationException();
-            }
-        };
-    }
-
     private static MapOutputFile files(org.apache.hadoop.fs.Path out, org.apache.hadoop.fs.Path index) {
         return new org.apache.hadoop.mapred.MROutputFiles() {
             @Override
@@ -64,6 +50,9 @@ class LocalModeShuffleTest {
 
             @Override
             public org.apache.hadoop.fs.Path getOutputIndexFile() {
+                if (index == null) {
+                    throw new UnsupportedOperationException();
+                }
                 return index;
             }
         };
@@ -92,7 +81,7 @@ class LocalModeShuffleTest {
             org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(m + ".out.index").toString());
             WordCounts.write(job, out, index, counts);
             // Odd maps as an uber job's reducer gets them (no index file named), even ones as in LocalJobRunner.
-            local.put(attempt, m % 2 == 1 ? renamedFiles(out) : files(out, index));
+            local.put(attempt, files(out, m % 2 == 1 ? null : index));
             maps.add(counts);
         }
         for (int partition = 0; partition < reducers; partition++) {
