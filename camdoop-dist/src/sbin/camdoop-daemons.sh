@@ -9,6 +9,9 @@
 #                       (default: ssh -o BatchMode=yes -o ConnectTimeout=10 {host};
 #                       the testbed uses: ip netns exec camdoop-{coord}; empty: run here, without ssh)
 #   CAMDOOP_REMOTE_HOME where the distribution is on the servers (default: where it is here)
+#   CAMDOOP_SERVERS     a file of coordinates (x,y,z, one per line) that start and stop act on, e.g. the servers
+#                       without a NodeManager when the others' daemons run in their NodeManagers (default: every server
+#                       of the topology); status and check always cover every server
 set -uo pipefail
 usage() { echo "usage: $(basename "$0") start|stop|status|check" >&2; exit 2; }
 [ $# -eq 1 ] || usage
@@ -30,6 +33,13 @@ fi
 # One "coord host" pair per server line (comments, blank lines and the shape line skipped).
 servers() {
   awk '!/^[[:space:]]*(#|$)/ && $1 != "shape" { n = split($2, a, ":"); host = a[1]; for (i = 2; i < n; i++) host = host ":" a[i]; gsub(/[][]/, "", host); print $1, host }' "$TOPOLOGY"
+}
+
+# The servers start and stop act on: those of CAMDOOP_SERVERS, or all.
+own_servers() {
+  if [ -z "${CAMDOOP_SERVERS:-}" ]; then servers; return; fi
+  [ -r "$CAMDOOP_SERVERS" ] || { echo "camdoop-daemons.sh: cannot read CAMDOOP_SERVERS file $CAMDOOP_SERVERS" >&2; exit 2; }
+  servers | awk 'NR == FNR { if ($1 !~ /^[[:space:]]*(#|$)/) keep[$1] = 1; next } $1 in keep' "$CAMDOOP_SERVERS" -
 }
 
 # Runs camdoop-daemon.sh ACTION for the server at COORD on HOST, with this side's settings.
@@ -61,7 +71,7 @@ case "$1" in
     while read -r coord host; do
       on_server "$coord" "$host" "$1" 2>&1 | sed "s/^/$coord ($host): /" &
       pids+=($!)
-    done < <(servers)
+    done < <(own_servers)
     for p in "${pids[@]}"; do wait "$p" || failed=1; done
     exit $failed ;;
   status)

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# camdoop-testbed.sh up|down|check|kill|cut: a torus of real daemon processes on this one machine, each in its own
-# network namespace with its own address, joined by one veth pair per torus link shaped with tc (needs root).
+# camdoop-testbed.sh up|run|check|kill|cut|down: a torus of real daemon processes on this one machine, each in its
+# own network namespace with its own address, joined by one veth pair per torus link shaped with tc (needs root); with
+# --hadoop, a YARN cluster beside it: a switch, a master (ResourceManager, JobHistory server) and NodeManagers that
+# host their servers' daemons.
 #
 #   up [--shape AxBxC] [--link-mbps L] [--work DIR]   namespaces, links, then every daemon (sbin/camdoop-daemons.sh)
+#      [--hadoop DIR [--nodemanagers K]]             and Hadoop from DIR (lib/, examples/) with K NodeManagers (9)
+#   run [--stock] -- PROGRAM ARGS...                  an examples program from the master, as `hadoop jar` runs it,
+#                                                     through Camdoop (--stock: Hadoop's own shuffle)
 #   check                                              sbin/camdoop-daemons.sh check over the testbed
-#   kill X,Y,Z                                         kill -9 the daemon of that server
+#   kill X,Y,Z                                         kill -9 the daemon of that server (its NodeManager, if any)
 #   cut X,Y,Z X',Y',Z'                                 take the torus link between two neighbours down
-#   down                                               stop the daemons, remove every namespace, link and file
+#   down                                               stop everything, remove every namespace, link and file
 #
 # Server i (index x + A*(y + B*z)) lives in namespace camdoop-x_y_z at 10.77.H.L (i+1 = 256*H + L) on its loopback;
 # each torus link is a veth pair tI-J / tJ-I with a /32 route to the neighbour's address, so daemons reach exactly
@@ -18,11 +23,14 @@ WORK="${CAMDOOP_TESTBED_DIR:-/tmp/camdoop-testbed}"
 PORT=7700
 
 die() { echo "camdoop-testbed: $*" >&2; exit 1; }
-usage() { sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cmd="$1"; shift
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, veth pairs, tc)"
 command -v ip >/dev/null && command -v tc >/dev/null || die "needs ip and tc (Debian: apt-get install iproute2)"
+
+# shellcheck source=../libexec/camdoop-testbed-hadoop.sh
+. "$HOME_DIR/libexec/camdoop-testbed-hadoop.sh"
 
 addr() { local n=$(($1 + 1)); echo "10.77.$((n / 256)).$((n % 256))"; }
 ns() { echo "camdoop-$1"; }   # $1: x_y_z
@@ -38,6 +46,7 @@ coord_of() { local i=$1; echo "$((i % A))_$(((i / A) % B))_$((i / (A * B)))"; }
 daemons() {
   CAMDOOP_CONF_DIR="$WORK/conf" CAMDOOP_TOPOLOGY="$WORK/topology" CAMDOOP_PID_DIR="$WORK/pids" \
   CAMDOOP_LOG_DIR="$WORK/logs" CAMDOOP_IDENT_STRING=testbed CAMDOOP_REMOTE_CMD="ip netns exec camdoop-{coord}" \
+  CAMDOOP_SERVERS="${CAMDOOP_SERVERS:-}" \
   CAMDOOP_JAVA_OPTS="${CAMDOOP_JAVA_OPTS:--Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}" \
       "$HOME_DIR/sbin/camdoop-daemons.sh" "$@"
 }
@@ -55,11 +64,14 @@ links() {
 }
 
 up() {
-  local shape=3x3x3 mbps=50
+  local shape=3x3x3 mbps=50 nms=9
+  HADOOP_DIST=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --shape) shape="$2"; shift ;;
       --link-mbps) mbps="$2"; shift ;;
+      --hadoop) HADOOP_DIST="$(cd "$2" && pwd)" || die "no directory $2"; shift ;;
+      --nodemanagers) nms="$2"; shift ;;
       --work) WORK="$2"; shift ;;
       *) usage ;;
     esac
@@ -102,16 +114,42 @@ XML
     done
   done < <(links)
   echo "$mbps" > "$WORK/link-mbps"
-  daemons start
+  if [ -z "$HADOOP_DIST" ]; then
+    daemons start
+    return
+  fi
+  [[ "$nms" =~ ^[0-9]+$ ]] || die "--nodemanagers must be a number, not $nms"
+  hadoop_up "$mbps" "$nms"
+  # The servers without a NodeManager run standalone, forwarding-only daemons.
+  { for ((i = 0; i < n; i++)); do c=$(coord_of $i); echo "${c//_/,}"; done; } \
+      | grep -vxF -f "$WORK/nodemanager-servers" > "$WORK/daemon-servers" || true
+  CAMDOOP_SERVERS="$WORK/daemon-servers" daemons start
+  hadoop_await 180
+  await_links 120
+}
+
+# Waits (up to SECONDS) until every daemon is up with every link.
+await_links() {
+  local t
+  for ((t = 0; t < $1 * 2; t++)); do
+    if daemons check > "$WORK/check.out" 2>&1; then
+      echo "camdoop-testbed: every daemon and link is up"; return 0
+    fi
+    sleep 0.5
+  done
+  cat "$WORK/check.out" >&2
+  die "not every daemon and link came up within $1 s"
 }
 
 down() {
   load_shape
-  daemons stop || true
+  if [ -f "$WORK/daemon-servers" ]; then CAMDOOP_SERVERS="$WORK/daemon-servers" daemons stop || true; else daemons stop || true; fi
+  hadoop_down
   local n=$((A * B * C)) i
   for ((i = 0; i < n; i++)); do
     ip netns pids "$(ns "$(coord_of $i)")" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
     ip netns del "$(ns "$(coord_of $i)")" 2>/dev/null || true   # its veth ends, and so both ends of each pair, go too
+    rm -rf "/etc/netns/$(ns "$(coord_of $i)")"
   done
   rm -rf "$WORK"
   echo "camdoop-testbed: down"
@@ -121,6 +159,7 @@ case "$cmd" in
   up) up "$@" ;;
   down) down ;;
   check) load_shape; daemons check ;;
+  run) load_shape; hadoop_run "$@" ;;
   kill)
     load_shape; [ $# -eq 1 ] || usage
     pid_file="$WORK/pids/camdoop-testbed-${1//,/_}-daemon.pid"

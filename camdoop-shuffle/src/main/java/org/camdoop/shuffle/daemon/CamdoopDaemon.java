@@ -57,11 +57,14 @@ public final class CamdoopDaemon implements AutoCloseable {
     private final LocalEndpoint local;
     /** The {@code camdoop/daemon.socket} files this daemon wrote, removed when it stops. */
     private final List<Path> socketFiles;
+    /** The status file ({@link DaemonConfig#STATUS_FILE}), or null. */
+    private final StatusFile status;
 
     private CamdoopDaemon(Coord coord, EventLoopGroup loop, ExecutorService vertices,
             ScheduledExecutorService housekeeping, TorusNode node, JobTokens tokens, JobRegistry registry,
-            CamdoopService service, LocalEndpoint local, List<Path> socketFiles) {
+            CamdoopService service, LocalEndpoint local, List<Path> socketFiles, StatusFile status) {
         this.socketFiles = socketFiles;
+        this.status = status;
         this.coord = coord;
         this.loop = loop;
         this.vertices = vertices;
@@ -137,16 +140,19 @@ public final class CamdoopDaemon implements AutoCloseable {
                             timeout -> readyNode.awaitLinksUp(service.view(), timeout)),
                     daemon.localLimits(), daemon.localSocket().orElse(LocalSockets.defaultSocket(localDirs.get(0))));
             List<Path> socketFiles = new ArrayList<>();
+            StatusFile status;
             try {
                 for (Path dir : localDirs) {
                     socketFiles.add(DaemonSocketFile.write(dir, local.socket()));
                 }
+                // Written last: its appearance tells sbin/camdoop-daemon.sh the daemon is up.
+                status = daemon.statusFile().isPresent() ? StatusFile.keep(daemon.statusFile().get(), node) : null;
             } catch (IOException | RuntimeException e) {
                 local.close();
                 throw e;
             }
             return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, parts.tokens(), registry, service,
-                    local, socketFiles);
+                    local, socketFiles, status);
         } catch (RuntimeException | InterruptedException | IOException e) {
             if (node != null) {
                 node.close();
@@ -258,6 +264,13 @@ public final class CamdoopDaemon implements AutoCloseable {
                 java.nio.file.Files.deleteIfExists(f);
             } catch (IOException e) {
                 LOG.warn("could not remove {}: {}", f, e.getMessage());
+            }
+        }
+        if (status != null) {
+            try {
+                status.close();
+            } catch (IOException e) {
+                LOG.warn("could not remove the status file: {}", e.getMessage());
             }
         }
         housekeeping.shutdownNow();

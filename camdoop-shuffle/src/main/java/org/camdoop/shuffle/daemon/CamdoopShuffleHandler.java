@@ -1,8 +1,6 @@
 package org.camdoop.shuffle.daemon;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleHandler;
@@ -53,6 +51,13 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
             throw new IllegalArgumentException(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE + "=true is refused in a"
                     + " NodeManager: the NodeManager hands the Camdoop daemon every job's secret; remove the key");
         }
+        if (getAuxiliaryLocalPathHandler() == null) {
+            // Loaded through aux-services.mapreduce_shuffle.classpath, Hadoop's class-loader wrapper keeps the
+            // NodeManager's path handler from us (and from ShuffleHandler's HTTP fetches): search the local dirs.
+            LOG.info("the NodeManager gave no local path handler: map outputs are found in {}",
+                    String.join(",", conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)));
+            setAuxiliaryLocalPathHandler(new LocalDirsPathHandler(conf));
+        }
         super.serviceStart(); // recovers the secrets and users of running applications after a restart
         String claimDir = conf.getTrimmed(DaemonConfig.CLAIM_DIR, DaemonConfig.DEFAULT_CLAIM_DIR);
         if (DaemonConfig.from(conf).coordinate().isEmpty() && !claimDir.isEmpty()) {
@@ -79,7 +84,7 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
         CamdoopDaemon started;
         try {
             started = CamdoopDaemon.start(conf,
-                    new MapOutputLocator(nodeManagerDirs(conf), MapOutputLocator.ownerRule(conf)));
+                    new MapOutputLocator(nodeManagerDirs(), MapOutputLocator.ownerRule(conf)));
         } catch (Exception e) {
             releaseClaim();
             throw e;
@@ -94,23 +99,12 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
         }
     }
 
-    /**
-     * The NodeManager's local dirs as ShuffleHandler searches them: its path handler (good disks only), or the
-     * configured {@code yarn.nodemanager.local-dirs} when this service runs without a NodeManager (tests).
-     */
-    private MapOutputLocator.LocalDirs nodeManagerDirs(Configuration conf) {
-        List<Path> configured = new ArrayList<>();
-        for (String dir : conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)) {
-            configured.add(Path.of(dir));
-        }
-        MapOutputLocator.LocalDirs fallback = MapOutputLocator.LocalDirs.of(configured);
+    /** The NodeManager's local dirs as ShuffleHandler searches them: through the path handler. */
+    private MapOutputLocator.LocalDirs nodeManagerDirs() {
         return relative -> {
-            AuxiliaryLocalPathHandler handler = getAuxiliaryLocalPathHandler();
-            if (handler == null) {
-                return fallback.find(relative);
-            }
             try {
-                return Optional.of(Path.of(handler.getLocalPathForRead(relative).toUri().getPath()));
+                return Optional.of(Path.of(getAuxiliaryLocalPathHandler().getLocalPathForRead(relative).toUri()
+                        .getPath()));
             } catch (DiskChecker.DiskErrorException notFound) {
                 return Optional.empty();
             }

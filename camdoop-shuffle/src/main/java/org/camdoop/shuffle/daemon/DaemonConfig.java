@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.daemon;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -70,6 +71,13 @@ public final class DaemonConfig {
     public static final String DEFAULT_CLAIM_DIR = "";
 
     /**
+     * A file the daemon keeps listing its links, up or down, while it runs ({@code sbin/camdoop-daemons.sh check} reads
+     * it); empty: none.
+     */
+    public static final String STATUS_FILE = "camdoop.daemon.status-file";
+    public static final String DEFAULT_STATUS_FILE = "";
+
+    /**
      * The longest chunk of records a vertex reassembles from the pieces of a child stream (a single record longer than
      * one transport segment is sent in pieces). The copy is outside the transport's buffer budget, so it is bounded: a
      * longer record fails its shuffle with a message naming this key.
@@ -102,6 +110,12 @@ public final class DaemonConfig {
     public java.util.Optional<Coord> coordinate() {
         String c = conf.getTrimmed(COORDINATE, DEFAULT_COORDINATE);
         return c.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Coord.parse(c));
+    }
+
+    /** The status file to keep, if any. */
+    public java.util.Optional<Path> statusFile() {
+        String f = conf.getTrimmed(STATUS_FILE, DEFAULT_STATUS_FILE);
+        return f.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Path.of(f));
     }
 
     public int vertexThreads() {

@@ -64,6 +64,9 @@ public final class DaemonMain {
         if (coordinate != null) {
             conf.set(DaemonConfig.COORDINATE, coordinate);
         }
+        if (statusFile != null) {
+            conf.set(DaemonConfig.STATUS_FILE, statusFile.toString());
+        }
         CamdoopDaemon daemon;
         try {
             daemon = CamdoopDaemon.start(conf);
@@ -71,16 +74,10 @@ public final class DaemonMain {
             System.err.println("camdoop-daemon: " + e.getMessage());
             return 2;
         }
-        StatusFile status = statusFile == null ? null : StatusFile.keep(statusFile, daemon.node());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 daemon.close();
-                if (status != null) {
-                    status.close();
-                }
-            } catch (java.io.IOException e) {
-                System.err.println("camdoop-daemon: " + e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {

@@ -50,7 +50,8 @@ final class StatusFile implements AutoCloseable {
     /** Writes {@code file} now and keeps it current while {@code node} runs. */
     static StatusFile keep(Path file, TorusNode node) throws IOException {
         StatusFile s = new StatusFile(file, node);
-        s.write();
+        // Listen first, then write: links may come up while the first file is written, and an event between the two
+        // would otherwise be lost (the file would show a link down until the next change, which may never come).
         node.addListener(new TransportListener() {
             @Override
             public void linkUp(Port port, Coord peer) {
@@ -62,6 +63,7 @@ final class StatusFile implements AutoCloseable {
                 s.rewriteSoon();
             }
         });
+        s.write();
         return s;
     }
 
@@ -78,7 +80,8 @@ final class StatusFile implements AutoCloseable {
         }
     }
 
-    private void write() throws IOException {
+    /** Synchronized: the first write (the caller's thread) and rewrites (the writer thread) share the temporary file. */
+    private synchronized void write() throws IOException {
         TorusShape shape = node.shape();
         int self = shape.index(node.coord());
         StringBuilder b = new StringBuilder("coord ").append(format(node.coord())).append('\n');

@@ -130,6 +130,28 @@ class CamdoopShuffleHandlerTest {
     }
 
     @Test
+    void withoutTheNodeManagersPathHandlerMapOutputsAreFoundInTheLocalDirs() throws Exception {
+        // Loaded through aux-services.mapreduce_shuffle.classpath, Hadoop's class-loader wrapper never passes the
+        // NodeManager's path handler on: ShuffleHandler's HTTP fetches then failed with a NullPointerException.
+        String relative = "usercache/alice/appcache/application_1700000000000_0003/output/"
+                + "attempt_1700000000000_0003_m_000000_0/file.out";
+        Path output = dir.resolve("nm-b").resolve(relative);
+        Files.createDirectories(output.getParent());
+        Files.writeString(output, "map output");
+        CamdoopShuffleHandler service = new CamdoopShuffleHandler();
+        service.init(conf());
+        service.start();
+        try {
+            assertEquals(output.toString(),
+                    service.getAuxiliaryLocalPathHandler().getLocalPathForRead(relative).toUri().getPath());
+            assertThrows(org.apache.hadoop.util.DiskChecker.DiskErrorException.class,
+                    () -> service.getAuxiliaryLocalPathHandler().getLocalPathForRead(relative + ".missing"));
+        } finally {
+            service.stop();
+        }
+    }
+
+    @Test
     void trustOnFirstUseIsRefusedInANodeManager() throws Exception {
         Configuration conf = conf();
         conf.setBoolean(JobsConfig.JOB_TOKEN_TRUST_ON_FIRST_USE, true);
