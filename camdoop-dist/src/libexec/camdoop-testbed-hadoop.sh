@@ -68,14 +68,19 @@ write_hadoop_conf() {
     prop yarn.nodemanager.address '${yarn.nodemanager.hostname}:45454'
     prop yarn.nodemanager.local-dirs "$WORK/hosts/$name/nm-local"
     prop yarn.nodemanager.log-dirs "$WORK/hosts/$name/nm-logs"
-    prop yarn.nodemanager.resource.memory-mb 2048
-    prop yarn.nodemanager.resource.cpu-vcores 4
+    # Room for two 512 MB containers (or a 768 MB reduce): FIFO fills a node before the next, and a host's worth of
+    # 2 GB would put every map of a small job on one or two hosts, where the paper runs maps on every server.
+    prop yarn.nodemanager.resource.memory-mb 1280
+    prop yarn.nodemanager.resource.cpu-vcores 2
     prop yarn.scheduler.minimum-allocation-mb 256
     prop yarn.nodemanager.vmem-check-enabled false
     prop yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99
     prop yarn.nodemanager.delete.debug-delay-sec 0
     # A dead NodeManager (testbed kill) is noticed in 20 s, not the default 10 minutes.
     prop yarn.nm.liveness-monitor.expiry-interval-ms 20000
+    # ... and an ApplicationMaster stops trying to clean up its containers on a dead NodeManager after 20 s, not 3
+    # minutes (it re-runs the lost maps only then).
+    prop yarn.client.nodemanager-connect.max-wait-ms 20000
     prop yarn.application.classpath "$WORK/hadoop/conf,$HADOOP_DIST/lib/*"
     # docs/getting-started.md, step 4: Camdoop's subclass of ShuffleHandler as mapreduce_shuffle, from the jar.
     prop yarn.nodemanager.aux-services mapreduce_shuffle
@@ -155,12 +160,21 @@ start_hadoop_process() {
   local netns="$1" name="$2" conf="$3" what="$4" class="$5" heap="$6"
   local log="$WORK/logs/hadoop-$name-$what.log"
   mkdir -p "$WORK/hosts/$name/logs"
-  # shellcheck disable=SC2086
-  on_host "$netns" "$name" env JAVA_HOME="$(java_home)" HADOOP_CONF_DIR="$conf" \
+  local pidfile="$WORK/pids/hadoop-$name-$what.pid" t
+  rm -f "$pidfile"
+  # The JVM writes its own pid (the shell that execs it): ip netns exec and unshare may run it under another process,
+  # and kill must reach the JVM itself.
+  # shellcheck disable=SC2016,SC2086
+  on_host "$netns" "$name" sh -c 'echo $$ > "$0" && exec "$@"' "$pidfile" \
+      env JAVA_HOME="$(java_home)" HADOOP_CONF_DIR="$conf" \
       java "-Xmx$heap" -XX:+UseSerialGC -Dhadoop.log.dir="$WORK/hosts/$name/logs" \
       -Dyarn.log.dir="$WORK/hosts/$name/logs" ${CAMDOOP_TESTBED_HADOOP_OPTS:-} \
       -cp "$(hadoop_classpath "$conf")" "$class" > "$log" 2>&1 < /dev/null &
-  echo $! > "$WORK/pids/hadoop-$name-$what.pid"
+  for ((t = 0; t < 100; t++)); do
+    [ -s "$pidfile" ] && return 0
+    sleep 0.1
+  done
+  die "$name: $what did not start (no $pidfile after 10 s; see $log)"
 }
 
 hadoop_up() {

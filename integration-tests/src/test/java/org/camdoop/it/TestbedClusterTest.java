@@ -1,0 +1,289 @@
+package org.camdoop.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The testbed as an operator's cluster: the distribution installed as docs/getting-started.md says, on a 3x3x3 torus of
+ * network namespaces with 50 Mbit/s links, a ResourceManager, a JobHistory server and 9 NodeManagers (Hadoop 3.5's
+ * jars from Maven Central, each a process on its own host) and 18 forwarding-only daemons. Jobs are the unmodified
+ * examples jar, submitted by the ordinary job client; Camdoop's differ from the stock ones only in the two job keys.
+ *
+ * <p>Wordcount and terasort through Camdoop are byte-identical to the stock shuffle's. Then three faults, each
+ * injected once the job's first map output is on disk (so before the reduce can have its input): {@code kill -9} of a
+ * forwarding-only daemon, a torus link of a host holding that map output cut, and {@code kill -9} of the NodeManager
+ * (and so the daemon) holding it. Each job must still complete with the stock output; until the shuffle has its own
+ * recovery the reduce falls back to the stock shuffle, and what that costs is printed. The tests run in order on one
+ * testbed: each fault stays in place for the next.
+ *
+ * <p>Needs root and iproute2 (CI has both): without them it fails, saying so, rather than skipping.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class TestbedClusterTest {
+
+    private static final Pattern JOB_ID = Pattern.compile("Running job: (job_\\d+_\\d+)");
+    private static final String FALLBACKS = "Reduce attempts on the stock shuffle";
+    private static final String RECEIVED = "Bytes the reducer received";
+
+    private Path dir;
+    private Path home;
+    private Path work;
+    private Map<String, String> env;
+    private Path input;
+    private String stockWordCount;
+    private final List<String> figures = new ArrayList<>();
+
+    @BeforeAll
+    void up(@TempDir Path tempDir) throws Exception {
+        dir = tempDir;
+        home = Distribution.unpack(dir);
+        work = dir.resolve("testbed");
+        env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
+        Path hadoop = Path.of(System.getProperty("camdoop.testbed.hadoop"));
+        assertTrue(Files.isDirectory(hadoop.resolve("lib")), hadoop + "/lib (built by camdoop-testbed)");
+        Distribution.Result up = testbed(List.of("up", "--link-mbps", "50", "--hadoop", hadoop.toString()));
+        assertEquals(0, up.exit(), up.out());
+        assertTrue(up.out().contains("camdoop-testbed: 9 NodeManagers registered"), up.out());
+        assertTrue(up.out().contains("camdoop-testbed: every daemon and link is up"), up.out());
+        input = dir.resolve("words");
+        WordCountInput.write(input, 4, 40_000, 42);
+    }
+
+    @AfterAll
+    void down() throws Exception {
+        figures.forEach(System.out::println);
+        if (home == null) {
+            return;
+        }
+        Distribution.Result down = testbed(List.of("down"));
+        assertEquals(0, down.exit(), down.out());
+        assertEquals("", Distribution.run(home, Map.of(), "ip", "netns", "list").out(), "no namespace left");
+        assertTrue(Distribution.run(home, Map.of(), "pgrep", "-f", work.toString()).out().isEmpty(),
+                "no process of the testbed left");
+        assertTrue(!Files.exists(work), "no testbed files left");
+    }
+
+    @Test
+    @Order(1)
+    void wordcountThroughCamdoopIsIdenticalToTheStockShuffle() throws Exception {
+        Path stock = dir.resolve("wordcount-stock");
+        Job stockJob = Job.start(this, true, List.of("wordcount", input.toString(), stock.toString()));
+        stockJob.await();
+        stockWordCount = WordCountInput.actualOutput(stock);
+        assertEquals(WordCountInput.expectedOutput(input), stockWordCount);
+
+        Job camdoop = Job.start(this, false, List.of("wordcount", input.toString(),
+                dir.resolve("wordcount-camdoop").toString()));
+        camdoop.await();
+        assertEquals(0, camdoop.counter(FALLBACKS).orElse(0L), camdoop.output());
+        assertTrue(camdoop.counter(RECEIVED).orElse(0L) > 0, camdoop.output());
+        assertEquals(stockWordCount, WordCountInput.actualOutput(dir.resolve("wordcount-camdoop")));
+        figure("wordcount", stockJob, camdoop);
+    }
+
+    @Test
+    @Order(2)
+    void terasortThroughCamdoopIsIdenticalToTheStockShuffle() throws Exception {
+        Path generated = dir.resolve("tera-in");
+        Job.start(this, true, List.of("teragen", "-Dmapreduce.job.maps=4", "60000", generated.toString())).await();
+        Path stock = dir.resolve("tera-stock");
+        Path camdoop = dir.resolve("tera-camdoop");
+        Job stockJob = Job.start(this, true, terasort(generated, stock));
+        stockJob.await();
+        Job camdoopJob = Job.start(this, false, terasort(generated, camdoop));
+        camdoopJob.await();
+        assertEquals(0, camdoopJob.counter(FALLBACKS).orElse(0L), camdoopJob.output());
+        for (String part : List.of("part-r-00000", "part-r-00001")) {
+            assertTrue(Files.size(stock.resolve(part)) > 0, part);
+            assertEquals(-1L, Files.mismatch(stock.resolve(part), camdoop.resolve(part)), part + " differs");
+        }
+        figure("terasort", stockJob, camdoopJob);
+    }
+
+    /**
+     * TeraSort's partitioner opens {@code _partition.lst} relative to the default file system's working directory,
+     * which a task sets to the job's: on a shared local file system (the testbed's file:///) that is the client's,
+     * not the container's where the cached copy is linked. The job's working directory is made its output
+     * directory, where TeraSort writes the file before it submits the job. With HDFS as the default file system
+     * nothing is needed.
+     */
+    private static List<String> terasort(Path in, Path out) {
+        return List.of("terasort", "-Dmapreduce.job.reduces=2", "-Dmapreduce.job.working.dir=" + out, in.toString(),
+                out.toString());
+    }
+
+    @Test
+    @Order(3)
+    void killingAForwardingDaemonMidShuffle() throws Exception {
+        faulted("kill -9 of forwarding-only daemon 1,0,0", holder -> List.of("kill", "1,0,0"));
+    }
+
+    @Test
+    @Order(4)
+    void cuttingATorusLinkMidShuffle() throws Exception {
+        faulted("torus link cut", holder -> List.of("cut", holder, neighbour(holder)));
+    }
+
+    @Test
+    @Order(5)
+    void killingTheNodeManagerHoldingMapOutputsMidShuffle() throws Exception {
+        faulted("kill -9 of the NodeManager (and its daemon) holding a map output", holder -> List.of("kill", holder));
+    }
+
+    /**
+     * Runs wordcount through Camdoop; once its first map output is on disk, runs the testbed command {@code fault}
+     * gives for the server holding it; the job must complete with the stock output.
+     */
+    private void faulted(String what, java.util.function.Function<String, List<String>> fault) throws Exception {
+        assertTrue(stockWordCount != null, "the wordcount test ran first");
+        Path out = dir.resolve("wordcount-" + figures.size());
+        Job job = Job.start(this, false, List.of("wordcount", input.toString(), out.toString()));
+        String holder = job.firstMapOutputHost();
+        long faultNanos = System.nanoTime();
+        Distribution.Result injected = testbed(fault.apply(holder));
+        assertEquals(0, injected.exit(), injected.out());
+        job.await();
+        assertEquals(stockWordCount, WordCountInput.actualOutput(out), what + ": the output differs from the stock");
+        figures.add(String.format(Locale.ROOT, "testbed fault, %s (map output on %s): job %.1f s, %.1f s after the"
+                + " fault; reduce attempts on the stock shuffle %d, bytes the reducer received through Camdoop %d",
+                what, holder, job.seconds(), (job.finishedNanos - faultNanos) / 1e9, job.counter(FALLBACKS).orElse(0L),
+                job.counter(RECEIVED).orElse(0L)));
+    }
+
+    private void figure(String program, Job stock, Job camdoop) {
+        figures.add(String.format(Locale.ROOT, "testbed %s: stock %.1f s, Camdoop %.1f s (job client, launch to exit)",
+                program, stock.seconds(), camdoop.seconds()));
+    }
+
+    /** The +x neighbour of {@code x,y,z} on the 3x3x3 torus. */
+    private static String neighbour(String coord) {
+        String[] xyz = coord.split(",");
+        return ((Integer.parseInt(xyz[0]) + 1) % 3) + "," + xyz[1] + "," + xyz[2];
+    }
+
+    private Distribution.Result testbed(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(home.resolve("sbin/camdoop-testbed.sh").toString()));
+        command.addAll(args);
+        return Distribution.run(home, env, command.toArray(String[]::new));
+    }
+
+    /** One examples program run by {@code testbed run}, its output going to a file while it runs. */
+    private static final class Job {
+        private final TestbedClusterTest testbed;
+        private final Process process;
+        private final Path log;
+        private final long startNanos = System.nanoTime();
+        private long finishedNanos;
+
+        private Job(TestbedClusterTest testbed, Process process, Path log) {
+            this.testbed = testbed;
+            this.process = process;
+            this.log = log;
+        }
+
+        static Job start(TestbedClusterTest t, boolean stock, List<String> program) throws IOException {
+            List<String> command = new ArrayList<>(List.of(t.home.resolve("sbin/camdoop-testbed.sh").toString(),
+                    "run"));
+            if (stock) {
+                command.add("--stock");
+            }
+            command.add("--");
+            command.addAll(program);
+            Path log = Files.createTempFile(t.dir, program.get(0) + "-", ".log");
+            ProcessBuilder pb = new ProcessBuilder(command).directory(t.home.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            pb.environment().putAll(t.env);
+            return new Job(t, pb.start(), log);
+        }
+
+        /** Waits (at most 5 minutes) for the program to exit 0. */
+        void await() throws Exception {
+            assertTrue(process.waitFor(5, TimeUnit.MINUTES), "the job did not finish in 5 minutes:\n" + output());
+            finishedNanos = System.nanoTime();
+            assertEquals(0, process.exitValue(), output());
+        }
+
+        double seconds() {
+            return (finishedNanos - startNanos) / 1e9;
+        }
+
+        String output() {
+            try {
+                return Files.readString(log, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "(no output: " + e + ")";
+            }
+        }
+
+        /** A counter the job client printed at the end, by its display name. */
+        Optional<Long> counter(String name) {
+            Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "=(\\d+)").matcher(output());
+            return m.find() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
+        }
+
+        /**
+         * The coordinate of the first host with a map output of this job on disk, polled every 50 ms (the output
+         * appears in a NodeManager's local dir; nothing tells the client), for at most 3 minutes.
+         */
+        String firstMapOutputHost() throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (System.nanoTime() < deadline && process.isAlive()) {
+                Matcher m = JOB_ID.matcher(output());
+                if (m.find()) {
+                    String app = m.group(1).replace("job_", "application_");
+                    Optional<String> host = mapOutputHost(testbed.work.resolve("hosts"), app);
+                    if (host.isPresent()) {
+                        return host.get();
+                    }
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("no map output appeared:\n" + output());
+        }
+
+        private static Optional<String> mapOutputHost(Path hosts, String app) throws IOException {
+            try (Stream<Path> nodes = Files.list(hosts)) {
+                for (Path node : nodes.sorted().toList()) {
+                    Path outputs = node.resolve("nm-local/usercache").resolve(System.getProperty("user.name"))
+                            .resolve("appcache").resolve(app).resolve("output");
+                    if (!Files.isDirectory(outputs)) {
+                        continue;
+                    }
+                    try (Stream<Path> attempts = Files.list(outputs)) {
+                        if (attempts.anyMatch(a -> Files.exists(a.resolve("file.out.index")))) {
+                            // node-x-y-z
+                            return Optional.of(node.getFileName().toString().substring("node-".length())
+                                    .replace('-', ','));
+                        }
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+    }
+}
