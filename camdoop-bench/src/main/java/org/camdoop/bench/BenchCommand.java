@@ -1,5 +1,6 @@
 package org.camdoop.bench;
 
+import org.camdoop.bench.hadoop.ClusterBench;
 import org.camdoop.bench.hadoop.HadoopBench;
 import org.camdoop.bench.micro.MicroBenchCommand;
 import org.camdoop.bench.paper.PaperBench;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
 /** {@code camdoop bench ...}: the parent of the benchmarks. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks: each prints figures measured side by side in one run, and their ratios.",
-        subcommands = {TransportBench.class, ShuffleBench.class, PaperBench.class, HadoopBench.class,
+        subcommands = {TransportBench.class, ShuffleBench.class, PaperBench.class, HadoopBench.class, ClusterBench.class,
             MicroBenchCommand.class})
 public final class BenchCommand {
 }
