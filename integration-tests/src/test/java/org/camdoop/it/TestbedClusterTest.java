@@ -86,6 +86,12 @@ class TestbedClusterTest {
         assertTrue(Distribution.run(home, Map.of(), "pgrep", "-f", work.toString()).out().isEmpty(),
                 "no process of the testbed left");
         assertTrue(!Files.exists(work), "no testbed files left");
+        try (Stream<Path> names = Files.list(Path.of("/etc/netns"))) {
+            assertEquals(List.of(), names.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("camdoop-"))
+                    .toList(), "no /etc/netns/camdoop-* left");
+        } catch (java.nio.file.NoSuchFileException none) {
+            // no namespace ever had its own /etc files, or all were removed with the directory
+        }
     }
 
     @Test
