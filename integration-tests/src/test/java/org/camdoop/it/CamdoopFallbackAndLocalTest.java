@@ -76,4 +76,37 @@ class CamdoopFallbackAndLocalTest {
         }
         assertTrue(logged, "no reduce task log says why it ran the stock shuffle");
     }
+
+    @Test
+    @Timeout(300)
+    void aJobWithItsOwnCollectorGoesToTheStockShuffleWithoutAskingTheTorus(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("in");
+        WordCountInput.write(in, 3, 2000, 17);
+        Path out = dir.resolve("out");
+        Path work = dir.resolve("work");
+        // The cluster's Camdoop keys, then the job's own collector (a later -D wins): Hadoop's own buffer.
+        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
+                "-Dmapreduce.job.map.output.collector.class=org.apache.hadoop.mapred.MapTask$MapOutputBuffer",
+                in.toString(), out.toString()));
+        assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
+        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
+        assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
+        assertEquals(0L, r.counters().getOrDefault("Bytes the map outputs held", 0L), "no map registered with Camdoop");
+        assertTrue(taskLogsContain(work, "the job's maps use their own output collector"
+                + " org.apache.hadoop.mapred.MapTask$MapOutputBuffer (mapreduce.job.map.output.collector.class), not"
+                + " Camdoop's: they registered nothing with the daemons"), "no reduce task log gives the reason");
+    }
+
+    private static boolean taskLogsContain(Path work, String text) throws java.io.IOException {
+        try (Stream<Path> files = Files.walk(work)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("stderr")
+                    || p.getFileName().toString().startsWith("syslog")).anyMatch(p -> {
+                        try {
+                            return Files.readString(p).contains(text);
+                        } catch (java.io.IOException e) {
+                            return false;
+                        }
+                    });
+        }
+    }
 }

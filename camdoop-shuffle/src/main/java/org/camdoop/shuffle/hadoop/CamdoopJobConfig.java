@@ -1,6 +1,9 @@
 package org.camdoop.shuffle.hadoop;
 
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.MapTask;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.trees.TreeChoice;
 
@@ -75,6 +78,19 @@ public final class CamdoopJobConfig {
 
     public static boolean fallbackEnabled(Configuration conf) {
         return conf.getBoolean(FALLBACK_ENABLED, DEFAULT_FALLBACK_ENABLED);
+    }
+
+    /**
+     * The map output collector a job's maps use when it is not Camdoop's: Hadoop takes the first class of
+     * {@code mapreduce.job.map.output.collector.class} that initialises (its own {@code MapTask$MapOutputBuffer} when
+     * the key is unset), and only Camdoop's registers map outputs with the daemons. Empty when Camdoop's comes first.
+     */
+    public static Optional<String> foreignCollector(Configuration conf) {
+        String[] classes = conf.getTrimmedStrings(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR);
+        String first = classes.length == 0 ? MapTask.MapOutputBuffer.class.getName()
+                : classes[0];
+        return first.equals(CamdoopMapOutputCollector.class.getName()) ? Optional.empty()
+                : Optional.of(first);
     }
 
     /** @throws IllegalArgumentException for any value but {@code fail} (the only behaviour so far) */

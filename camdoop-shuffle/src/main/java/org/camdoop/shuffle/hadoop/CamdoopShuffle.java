@@ -2,12 +2,14 @@ package org.camdoop.shuffle.hadoop;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.camdoop.shuffle.localmode.LocalTorusSource;
 import org.camdoop.shuffle.protocol.StreamSource;
@@ -59,6 +61,16 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             // rescheduled attempt, for which this costs only speed) takes the path that does not depend on the torus.
             return stock(shuffle, "attempt " + attempt + " is not the first, and "
                     + CamdoopJobConfig.FALLBACK_AFTER_RECORDS + "=fail sends retries to the stock shuffle");
+        }
+        if (context.getLocalMapFiles() == null) {
+            // On a cluster only Camdoop's collector registers map outputs with the daemons: without it the torus
+            // would be asked for map attempts nobody registered, and fail only after waiting for them.
+            Optional<String> collector = CamdoopJobConfig.foreignCollector(job);
+            if (collector.isPresent()) {
+                return stock(shuffle, "the job's maps use their own output collector " + collector.get() + " ("
+                        + MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR
+                        + "), not Camdoop's: they registered nothing with the daemons");
+            }
         }
         StreamItem first;
         try {
