@@ -1,10 +1,13 @@
 package org.camdoop.cli;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.camdoop.cli.demo.DemoLogs;
 import org.camdoop.cli.demo.DemoSummary;
 import org.camdoop.cli.demo.WordCountDemo;
 import picocli.CommandLine.Command;
@@ -66,8 +69,15 @@ public final class DemoCommand implements Callable<Integer> {
                 .filter(s -> !s.isBlank()).map(Path::of);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try {
-            DemoSummary summary = new WordCountDemo(dir, (long) mb << 20, auxJar, System.err).run();
+        // Kept when the work directory is removed: they are what to read when something went wrong.
+        Path logs = work != null ? Files.createDirectories(dir.resolve("logs"))
+                : Files.createTempDirectory("camdoop-demo-logs-");
+        DemoLogs.redirect(logs.resolve("hadoop.log"));
+        err.println("camdoop demo: Hadoop's logging and the programs' output go to " + logs);
+        err.flush();
+        try (PrintStream programs = new PrintStream(Files.newOutputStream(logs.resolve("programs.log")), true,
+                StandardCharsets.UTF_8)) {
+            DemoSummary summary = new WordCountDemo(dir, (long) mb << 20, auxJar, System.err, programs).run();
             out.print(json ? summary.toJson() + "\n" : summary.table());
             out.flush();
             if (!summary.outputsIdentical()) {

@@ -32,18 +32,22 @@ public final class WordCountDemo {
     private final long corpusBytes;
     private final Optional<Path> auxServiceJar;
     private final PrintStream progress;
+    private final PrintStream programs;
 
     /**
      * @param work directory for the corpus, both outputs and both clusters' files
      * @param corpusBytes size of the corpus to generate
      * @param auxServiceJar the shaded camdoop-hadoop jar for the NodeManagers; empty: this JVM's class path
-     * @param progress where progress lines and the programs' logs go (stderr, so stdout carries only the result)
+     * @param progress where the demo's progress lines go (stderr, so stdout carries only the result)
+     * @param programs where the clusters' progress lines and the examples programs' own output go (a log file)
      */
-    public WordCountDemo(Path work, long corpusBytes, Optional<Path> auxServiceJar, PrintStream progress) {
+    public WordCountDemo(Path work, long corpusBytes, Optional<Path> auxServiceJar, PrintStream progress,
+            PrintStream programs) {
         this.work = work;
         this.corpusBytes = corpusBytes;
         this.auxServiceJar = auxServiceJar;
         this.progress = progress;
+        this.programs = programs;
     }
 
     /** Runs both jobs; throws {@link IllegalStateException} naming the job that failed. */
@@ -72,13 +76,13 @@ public final class WordCountDemo {
         Path clusterDir = work.resolve(stock ? "cluster-stock" : "cluster-camdoop");
         MiniClusterOptions options = new MiniClusterOptions(NODE_MANAGERS, TorusShape.parse(SHAPE), stock, clusterDir,
                 List.of("wordcount", in.toString(), out.toString()), auxServiceJar);
-        return new MiniClusterRunner(options, progress, progress).run();
+        return new MiniClusterRunner(options, programs, programs).run();
     }
 
     private static void requireSucceeded(String which, MiniClusterResult result) {
         if (result.exit() != 0) {
             throw new IllegalStateException("the " + which + " wordcount failed with exit status " + result.exit()
-                    + " (its log is above)");
+                    + " (see the programs' log)");
         }
     }
 
