@@ -112,6 +112,7 @@ class LocalModeShuffleTest {
         job.setBoolean(CamdoopJobConfig.FALLBACK_ENABLED, false);
         job.set("mapreduce.cluster.local.dir", dir.resolve("nowhere").toString());
         job.set("mapreduce.framework.name", "yarn");
+        job.set("mapreduce.job.map.output.collector.class", CamdoopMapOutputCollector.class.getName());
         TaskAttemptID map = TaskAttemptID.forName("attempt_1700000000000_0003_m_000000_0");
         TaskUmbilicalProtocol umbilical = (TaskUmbilicalProtocol) Proxy.newProxyInstance(
                 getClass().getClassLoader(), new Class<?>[] {TaskUmbilicalProtocol.class}, (p, m, args) -> {

@@ -84,6 +84,9 @@ class PluginsOnDaemonsTest {
         JobConf task = new JobConf(job);
         task.set(CamdoopJobConfig.DAEMON_LOCAL_SOCKET, daemon.localSocket().toString());
         task.set("mapreduce.framework.name", "yarn");
+        // A Camdoop job sets both plug-ins; the maps here register as Camdoop's collector would.
+        task.set(org.apache.hadoop.mapreduce.MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
+                CamdoopMapOutputCollector.class.getName());
         Credentials creds = new Credentials();
         TokenCache.setShuffleSecretKey(SECRET, creds);
         task.getCredentials().addAll(creds);
