@@ -64,17 +64,8 @@ class CamdoopFallbackAndLocalTest {
         assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
-        boolean logged;
-        try (Stream<Path> files = Files.walk(work)) {
-            logged = files.filter(p -> p.getFileName().toString().startsWith("stderr")).anyMatch(p -> {
-                try {
-                    return Files.readString(p).contains("not possible, running the stock shuffle");
-                } catch (java.io.IOException e) {
-                    return false;
-                }
-            });
-        }
-        assertTrue(logged, "no reduce task log says why it ran the stock shuffle");
+        assertTrue(taskLogsContain(work, "not possible, running the stock shuffle"),
+                "no reduce task log says why it ran the stock shuffle");
     }
 
     @Test
