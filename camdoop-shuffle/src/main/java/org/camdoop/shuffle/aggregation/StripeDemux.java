@@ -4,8 +4,6 @@ import org.camdoop.shuffle.records.RecordLayout;
 import org.camdoop.shuffle.records.RawBytes;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.fs.ChecksumException;
 
 /**
@@ -108,9 +106,8 @@ public final class StripeDemux {
     private final RunSource source;
     private final KeyStriper striper;
     private final int stripeBoundBytes;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Stripes whose consumers reported NO_DATA_YET because the lock was held; woken by whoever releases it. */
-    private final AtomicInteger waiting = new AtomicInteger();
+    /** Stripes whose consumers found it held are woken by whoever releases it, whatever it held it for. */
+    private final WakingLock lock = new WakingLock(s -> wake(s));
     private final Stripe[] stripes;
 
     // Guarded by lock.
@@ -195,13 +192,10 @@ public final class StripeDemux {
      * decoding (the stripe's waker runs when it lets go). {@code done} is the consumer's previous chunk, for reuse.
      */
     Take take(int stripe, byte[] done) throws IOException {
-        int bit = 1 << stripe;
-        waiting.getAndUpdate(w -> w | bit);
-        if (!lock.tryLock()) {
+        if (!lock.tryLockOrRegister(stripe)) {
             return Take.BUSY;
         }
         try {
-            waiting.getAndUpdate(w -> w & ~bit);
             Stripe s = stripes[stripe];
             if (done != null && s.free == null) {
                 s.free = done;
@@ -231,13 +225,12 @@ public final class StripeDemux {
                 }
                 if (!decodeFor(stripe)) {
                     // A full pass found nothing for this stripe: yield the thread; the wake after unlock reruns us.
-                    waiting.getAndUpdate(w -> w | bit);
+                    lock.wakeAfterUnlock(stripe);
                     return Take.BUSY;
                 }
             }
         } finally {
             lock.unlock();
-            wakeWaiters();
         }
     }
 
@@ -344,15 +337,6 @@ public final class StripeDemux {
             reader.close();
         } catch (IOException ignored) {
             // nothing more will be read; the consumers' outcome does not depend on releasing the file
-        }
-    }
-
-    private void wakeWaiters() {
-        int w = waiting.getAndSet(0);
-        while (w != 0) {
-            int s = Integer.numberOfTrailingZeros(w);
-            w &= w - 1;
-            stripes[s].waker.run();
         }
     }
 
