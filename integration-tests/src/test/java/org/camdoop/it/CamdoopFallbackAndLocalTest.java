@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Camdoop in Hadoop's local mode, and a job whose daemon is unreachable finishing on the stock shuffle. */
+/**
+ * Camdoop in Hadoop's local mode and in an uber job, and jobs that must finish on the stock shuffle (no daemon, their
+ * own collector), saying why.
+ */
 class CamdoopFallbackAndLocalTest {
 
     @Test
@@ -49,6 +52,28 @@ class CamdoopFallbackAndLocalTest {
         assertEquals(0, camdoop.findCounter("Reduce attempts on the stock shuffle").getValue());
         assertTrue(camdoop.findCounter("Bytes the reducer received").getValue() > 0, "nothing came through Camdoop");
         assertTrue(camdoop.findCounter("Records combined on path").getValue() > 0, "nothing was combined on path");
+    }
+
+    /**
+     * An uber job (maps and reduce in the ApplicationMaster): its maps register nothing (the ApplicationMaster renames
+     * their outputs for the reduce), and its reduce reads them through an embedded torus, as in local mode. Before, it
+     * asked Hadoop's renamed map output files for their index, got an UnsupportedOperationException and fell back,
+     * logging "null".
+     */
+    @Test
+    @Timeout(300)
+    void anUberJobsReduceRunsOnAnEmbeddedTorusInTheApplicationMaster(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("in");
+        WordCountInput.write(in, 3, 2000, 19);
+        Path out = dir.resolve("out");
+        MiniClusterResult r = CamdoopRuns.run(dir.resolve("work"), false, List.of("wordcount",
+                "-Dmapreduce.job.ubertask.enable=true", in.toString(), out.toString()));
+        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
+        CamdoopRuns.assertWentThroughCamdoop(r);
+        assertEquals(3L, r.counters().getOrDefault("NUM_UBER_SUBMAPS", 0L), "the job was not uber: " + r.counters());
+        assertEquals(1L, r.counters().getOrDefault("NUM_UBER_SUBREDUCES", 0L), r.counters().toString());
+        assertTrue(r.counters().getOrDefault("Records combined on path", 0L) > 0, "nothing was combined on path");
+        assertEquals(0L, r.counters().getOrDefault("Bytes the map outputs held", 0L), "an uber map registered");
     }
 
     @Test
@@ -86,6 +111,25 @@ class CamdoopFallbackAndLocalTest {
         assertTrue(taskLogsContain(work, "the job's maps use their own output collector"
                 + " org.apache.hadoop.mapred.MapTask$MapOutputBuffer (mapreduce.job.map.output.collector.class), not"
                 + " Camdoop's: they registered nothing with the daemons"), "no reduce task log gives the reason");
+    }
+
+    /** Kept on the stock shuffle by design (docs/getting-started.md): the daemons would need the job's key. */
+    @Test
+    @Timeout(300)
+    void aJobWithEncryptedIntermediateDataRunsOnTheStockShuffleSayingWhy(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("in");
+        WordCountInput.write(in, 3, 2000, 23);
+        Path out = dir.resolve("out");
+        Path work = dir.resolve("work");
+        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
+                "-Dmapreduce.job.encrypted-intermediate-data=true", in.toString(), out.toString()));
+        assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
+        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
+        assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
+        assertEquals(0L, r.counters().getOrDefault("Bytes the map outputs held", 0L), "an encrypted map registered");
+        assertTrue(taskLogsContain(work, "running the stock shuffle: mapreduce.job.encrypted-intermediate-data=true:"
+                + " the daemons do not read encrypted map output (each would need the job's key)"),
+                "no reduce task log gives the reason");
     }
 
     private static boolean taskLogsContain(Path work, String text) throws java.io.IOException {

@@ -52,12 +52,12 @@ public final class JobAggregationSpec {
      * {@code Task.CombinerRunner.create} does: the old-API class ({@link JobConf#getCombinerClass()}) first, then the
      * new-API class ({@link MRJobConfig#COMBINE_CLASS_ATTR}).
      *
-     * @throws IllegalArgumentException if the job encrypts intermediate data (not supported yet)
+     * @throws IllegalArgumentException if the job encrypts intermediate data (by design: see docs/getting-started.md)
      */
     public static JobAggregationSpec fromJob(JobConf job) {
         if (CryptoUtils.isEncryptedSpillEnabled(job)) {
             throw new IllegalArgumentException(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA
-                    + "=true: Camdoop cannot read encrypted map output yet; run this job on the stock shuffle");
+                    + "=true: the daemons do not read encrypted map output; run this job on the stock shuffle");
         }
         return new JobAggregationSpec(job, CombinerFactory.forJob(job), DEFAULT_CHUNK_BYTES, DEFAULT_COMBINE_BATCH_BYTES);
     }

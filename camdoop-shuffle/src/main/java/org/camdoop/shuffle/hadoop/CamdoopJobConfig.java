@@ -93,6 +93,18 @@ public final class CamdoopJobConfig {
                 : Optional.of(first);
     }
 
+    /**
+     * Why a job that encrypts its intermediate data runs on the stock shuffle: its map outputs are encrypted with a key
+     * only the job's tasks hold, and giving it to every daemon on a tree's path is not worth the bytes saved.
+     */
+    public static final String ENCRYPTED_REASON = MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA
+            + "=true: the daemons do not read encrypted map output (each would need the job's key)";
+
+    /** Whether the job encrypts its map outputs ({@code mapreduce.job.encrypted-intermediate-data}), as Hadoop asks. */
+    public static boolean encryptsIntermediateData(Configuration conf) {
+        return org.apache.hadoop.mapreduce.CryptoUtils.isEncryptedSpillEnabled(conf);
+    }
+
     /** @throws IllegalArgumentException for any value but {@code fail} (the only behaviour so far) */
     public static void checkAfterRecords(Configuration conf) {
         String v = conf.getTrimmed(FALLBACK_AFTER_RECORDS, DEFAULT_FALLBACK_AFTER_RECORDS);

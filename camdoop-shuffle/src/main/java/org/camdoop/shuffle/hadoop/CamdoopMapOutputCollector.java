@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * spills, combines and writes the final {@code file.out}; once it has ({@link #flush()}), this registers the job and
  * that output with the local daemon, synchronously, before the task reports done. A failed registration is one WARN
  * line and nothing more: the stock ShuffleHandler still serves the file and the reducers fall back to the stock
- * shuffle. In local mode (LocalJobRunner) nothing is registered: the reduce side reads {@code localMapFiles}.
+ * shuffle. In local mode (LocalJobRunner) and in an uber job nothing is registered: the reduce side reads
+ * {@code localMapFiles} (an embedded torus in the task's JVM serves it).
  *
  * <p>Hadoop calls it from the map task's thread only (the delegate's spill thread is its own business).
  */
@@ -41,10 +42,15 @@ public final class CamdoopMapOutputCollector<K, V> implements MapOutputCollector
     public void flush() throws IOException, InterruptedException, ClassNotFoundException {
         delegate.flush();
         JobConf job = context.getJobConf();
-        if (LocalMode.isLocal(job) || job.getNumReduceTasks() == 0) {
+        if (LocalMode.isLocal(job) || LocalMode.isUberTask(job) || job.getNumReduceTasks() == 0) {
             return;
         }
         MapTask task = context.getMapTask();
+        if (CamdoopJobConfig.encryptsIntermediateData(job)) {
+            LOG.info("Camdoop: map output of {} not registered: {}; the stock shuffle serves it", task.getTaskID(),
+                    CamdoopJobConfig.ENCRYPTED_REASON);
+            return;
+        }
         try {
             MapOutputFile files = task.getMapOutputFile();
             context.getReporter().incrCounter(CamdoopCounters.GROUP, CamdoopCounters.MAP_OUTPUT_BYTES,

@@ -55,6 +55,10 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
         if (job.getBoolean(CamdoopJobConfig.FORCE_STOCK, CamdoopJobConfig.DEFAULT_FORCE_STOCK)) {
             return stock(shuffle, CamdoopJobConfig.FORCE_STOCK + " is true");
         }
+        if (CamdoopJobConfig.encryptsIntermediateData(job)) {
+            // Decided here, not by a daemon's refusal: nothing was registered (see the collector), nothing to ask.
+            return stock(shuffle, CamdoopJobConfig.ENCRYPTED_REASON);
+        }
         int attempt = context.getReduceId().getId();
         if (attempt > 0 && CamdoopJobConfig.fallbackEnabled(job)) {
             // With after-records=fail an earlier attempt may have failed mid-stream; a retry (or a speculative or
