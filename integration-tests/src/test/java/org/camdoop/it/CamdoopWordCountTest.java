@@ -57,12 +57,29 @@ class CamdoopWordCountTest {
         assertTrue(received > 0, "the reducer received nothing from Camdoop: " + counters);
         assertTrue(received < counters.getOrDefault("Bytes the map outputs held", 0L), counters.toString());
         assertTrue(counters.getOrDefault("Records combined on path", 0L) > 0, counters.toString());
+        assertHadoopCountersMeanWhatGettingStartedSays(stock.counters(), counters);
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(stockOut));
         assertArrayEquals(partFiles(stockOut), partFiles(camdoopOut), "reducer output files");
         for (String part : partFiles(stockOut)) {
             assertArrayEquals(Files.readAllBytes(stockOut.resolve(part)), Files.readAllBytes(camdoopOut.resolve(part)),
                     part);
         }
+    }
+
+    /** The table "Hadoop's own counters ... mean something else" in docs/getting-started.md, checked. */
+    private static void assertHadoopCountersMeanWhatGettingStartedSays(Map<String, Long> stock,
+            Map<String, Long> camdoop) {
+        String both = "stock " + stock + "\ncamdoop " + camdoop;
+        // Reduce shuffle bytes: what the reducer received after on-path combining, not the map output fetched.
+        assertEquals(camdoop.get("Bytes the reducer received"), camdoop.get("REDUCE_SHUFFLE_BYTES"), both);
+        assertEquals(stock.get("REDUCE_SHUFFLE_BYTES"), camdoop.get("Bytes the map outputs held"), both);
+        assertEquals(camdoop.get("Records the reducer received"), camdoop.get("REDUCE_INPUT_RECORDS"), both);
+        // Spilled records: the stock reducer spills each record it fetched once (input.buffer.percent 0); Camdoop's
+        // reducer never spills, so only the maps' spills remain, the same as the stock run's.
+        assertEquals(stock.get("SPILLED_RECORDS") - stock.get("REDUCE_INPUT_RECORDS"), camdoop.get("SPILLED_RECORDS"),
+                both);
+        assertEquals(0L, camdoop.get("MERGED_MAP_OUTPUTS"), both);
+        assertEquals(0L, camdoop.get("FAILED_SHUFFLE"), both);
     }
 
     private static MiniClusterResult run(Path work, boolean stock, Path in, Path out) throws Exception {
