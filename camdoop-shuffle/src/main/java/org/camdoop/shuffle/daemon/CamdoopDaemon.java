@@ -25,6 +25,8 @@ import org.camdoop.shuffle.jobs.JobTokens;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.protocol.DaemonSocketFile;
+import org.camdoop.shuffle.daemon.status.DaemonSnapshot;
+import org.camdoop.shuffle.daemon.status.StatusHttpServer;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.torus.topology.Coord;
@@ -59,12 +61,16 @@ public final class CamdoopDaemon implements AutoCloseable {
     private final List<Path> socketFiles;
     /** The status file ({@link DaemonConfig#STATUS_FILE}), or null. */
     private final StatusFile status;
+    /** The HTTP status endpoint ({@link DaemonConfig#HTTP_PORT}), or null. */
+    private final StatusHttpServer http;
 
     private CamdoopDaemon(Coord coord, EventLoopGroup loop, ExecutorService vertices,
             ScheduledExecutorService housekeeping, TorusNode node, JobTokens tokens, JobRegistry registry,
-            CamdoopService service, LocalEndpoint local, List<Path> socketFiles, StatusFile status) {
+            CamdoopService service, LocalEndpoint local, List<Path> socketFiles, StatusFile status,
+            StatusHttpServer http) {
         this.socketFiles = socketFiles;
         this.status = status;
+        this.http = http;
         this.coord = coord;
         this.loop = loop;
         this.vertices = vertices;
@@ -151,8 +157,9 @@ public final class CamdoopDaemon implements AutoCloseable {
                 local.close();
                 throw e;
             }
+            StatusHttpServer http = startHttp(daemon, topology.address(shape.index(coord)), node, service);
             return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, parts.tokens(), registry, service,
-                    local, socketFiles, status);
+                    local, socketFiles, status, http);
         } catch (RuntimeException | InterruptedException | IOException e) {
             if (node != null) {
                 node.close();
@@ -164,6 +171,26 @@ public final class CamdoopDaemon implements AutoCloseable {
                 registry.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * The status endpoint on the host of this daemon's topology line, or null: none configured, or the port is taken
+     * (a WARN line; the shuffle does not depend on it, so the daemon runs on).
+     */
+    private static StatusHttpServer startHttp(DaemonConfig daemon, SocketAddress own, TorusNode node,
+            CamdoopService service) {
+        if (daemon.httpPort().isEmpty()) {
+            return null;
+        }
+        String host = own instanceof InetSocketAddress inet ? inet.getHostString() : "127.0.0.1";
+        InetSocketAddress address = new InetSocketAddress(host, daemon.httpPort().getAsInt());
+        try {
+            return StatusHttpServer.start(address, () -> DaemonSnapshot.of(node, service));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("no status endpoint: cannot listen on {}:{} ({}); set {} (-1: none)", host,
+                    address.getPort(), e.toString(), DaemonConfig.HTTP_PORT);
+            return null;
         }
     }
 
@@ -235,6 +262,16 @@ public final class CamdoopDaemon implements AutoCloseable {
         return service;
     }
 
+    /** The daemon's figures now (what its status endpoint and metrics source publish). */
+    public DaemonSnapshot snapshot() {
+        return DaemonSnapshot.of(node, service);
+    }
+
+    /** Where the HTTP status endpoint listens, if it does. */
+    public java.util.Optional<InetSocketAddress> statusAddress() {
+        return http == null ? java.util.Optional.empty() : java.util.Optional.of(http.address());
+    }
+
     public JobRegistry registry() {
         return registry;
     }
@@ -258,6 +295,9 @@ public final class CamdoopDaemon implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         LOG.info("Camdoop daemon {} stopping", coord);
+        if (http != null) {
+            http.close();
+        }
         local.close();
         for (Path f : socketFiles) {
             try {

@@ -14,6 +14,7 @@ import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryLocalPathHandler;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.MapOutputLocator;
+import org.camdoop.shuffle.daemon.status.CamdoopMetricsSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,7 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
     private volatile CamdoopDaemon daemon;
     // Written and read by the NodeManager's service thread only (start/stop).
     private CoordinateClaim claim;
+    private boolean metricsRegistered;
 
     @Override
     protected void serviceStart() throws Exception {
@@ -90,6 +92,15 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
             throw e;
         }
         daemon = started;
+        // In the NodeManager's metrics system: its JMX and sinks publish the daemon's figures with its own.
+        try {
+            org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance().register(CamdoopMetricsSource.NAME,
+                    "the Camdoop daemon hosted by this NodeManager", new CamdoopMetricsSource(started::snapshot));
+            metricsRegistered = true;
+        } catch (org.apache.hadoop.metrics2.MetricsException e) {
+            // e.g. several NodeManagers in one JVM outside Hadoop's mini-cluster mode: the shuffle does not need it.
+            LOG.warn("the Camdoop daemon's metrics source is not registered: {}", e.getMessage());
+        }
         int recovered = 0;
         for (String job : userRsrc.keySet()) {
             recovered += handOver(started, job) ? 1 : 0;
@@ -116,6 +127,11 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
         try {
             CamdoopDaemon d = daemon;
             daemon = null;
+            if (metricsRegistered) {
+                metricsRegistered = false;
+                org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance().unregisterSource(
+                        CamdoopMetricsSource.NAME);
+            }
             if (d != null) {
                 d.close();
             }

@@ -78,6 +78,13 @@ public final class DaemonConfig {
     public static final String DEFAULT_STATUS_FILE = "";
 
     /**
+     * The port of the daemon's read-only HTTP endpoint ({@code /metrics} for Prometheus, {@code /status.json} for
+     * {@code camdoop status}), on the address of the daemon's topology line; 0: any free port; -1: none.
+     */
+    public static final String HTTP_PORT = "camdoop.daemon.http.port";
+    public static final int DEFAULT_HTTP_PORT = 7711;
+
+    /**
      * The longest chunk of records a vertex reassembles from the pieces of a child stream (a single record longer than
      * one transport segment is sent in pieces). The copy is outside the transport's buffer budget, so it is bounded: a
      * longer record fails its shuffle with a message naming this key.
@@ -116,6 +123,15 @@ public final class DaemonConfig {
     public java.util.Optional<Path> statusFile() {
         String f = conf.getTrimmed(STATUS_FILE, DEFAULT_STATUS_FILE);
         return f.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Path.of(f));
+    }
+
+    /** {@link #HTTP_PORT}, or empty when it is -1. */
+    public java.util.OptionalInt httpPort() {
+        int port = conf.getInt(HTTP_PORT, DEFAULT_HTTP_PORT);
+        if (port < -1 || port > 65535) {
+            throw new IllegalArgumentException(HTTP_PORT + " must be a port, 0 (any) or -1 (none), got " + port);
+        }
+        return port < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(port);
     }
 
     public int vertexThreads() {

@@ -364,6 +364,19 @@ public final class TorusNode implements AutoCloseable {
         });
     }
 
+    /** Every link of this node's coordinate, in {@link TorusShape#links()} order (answered on the event loop). */
+    public java.util.List<LinkState> linkStates() {
+        return onLoop(() -> {
+            java.util.List<LinkState> out = new java.util.ArrayList<>();
+            for (Port p : shape().links()) {
+                Link link = router.link(p);
+                out.add(new LinkState(p, shape().coord(shape().neighbour(index(), p)), link != null && link.isUp(),
+                        link == null ? 0 : link.bytesSent()));
+            }
+            return java.util.List.copyOf(out);
+        });
+    }
+
     /** The streams open on this node, one line each (for status output and diagnostics). */
     public java.util.List<String> openStreams() {
         return onLoop(router::describeStreams);

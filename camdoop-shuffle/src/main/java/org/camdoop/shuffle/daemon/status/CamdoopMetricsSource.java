@@ -1,0 +1,60 @@
+package org.camdoop.shuffle.daemon.status;
+
+import java.util.function.Supplier;
+import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsInfo;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.lib.Interns;
+import org.camdoop.torus.transport.LinkState;
+
+/**
+ * The daemon's figures as a Hadoop metrics2 source, for a daemon inside a NodeManager: registered with the
+ * NodeManager's metrics system, it appears in the NodeManager's JMX ({@code Hadoop:service=NodeManager,
+ * name=CamdoopDaemon}) and in whatever sinks and Prometheus endpoint the NodeManager publishes. One record
+ * {@code CamdoopDaemon} (tag {@code Coord}) and one record {@code CamdoopLink} per link (tags {@code Coord},
+ * {@code Port}, {@code Peer}); names as in {@code docs/operations.md}. A snapshot is taken per collection.
+ */
+public final class CamdoopMetricsSource implements MetricsSource {
+
+    /** The name it is registered under. */
+    public static final String NAME = "CamdoopDaemon";
+
+    private static final MetricsInfo COORD = Interns.info("Coord", "the daemon's torus coordinate");
+    private static final MetricsInfo PORT = Interns.info("Port", "the link's port on this daemon");
+    private static final MetricsInfo PEER = Interns.info("Peer", "the neighbour's coordinate");
+
+    private final Supplier<DaemonSnapshot> snapshot;
+
+    public CamdoopMetricsSource(Supplier<DaemonSnapshot> snapshot) {
+        this.snapshot = snapshot;
+    }
+
+    @Override
+    public void getMetrics(MetricsCollector collector, boolean all) {
+        DaemonSnapshot s;
+        try {
+            s = snapshot.get();
+        } catch (RuntimeException stopping) {
+            return; // the daemon is stopping: nothing to publish this round
+        }
+        String coord = DaemonSnapshot.format(s.coord());
+        MetricsRecordBuilder d = collector.addRecord(NAME).setContext("camdoop").tag(COORD, coord);
+        d.addGauge(Interns.info("LinksUp", "torus links up"), s.linksUp());
+        d.addGauge(Interns.info("Links", "torus links of this coordinate"), s.links().size());
+        d.addGauge(Interns.info("BuffersReserved", "receive buffers reserved by open streams"), s.buffersReserved());
+        d.addGauge(Interns.info("BuffersReservedPeak", "most receive buffers ever reserved at once"),
+                s.buffersPeak());
+        d.addGauge(Interns.info("BuffersTotal", "the receive buffer budget, in buffers"), s.buffersTotal());
+        d.addGauge(Interns.info("StreamsOpen", "streams holding a share of the budget"), s.openStreams());
+        d.addGauge(Interns.info("ShufflesRunning", "shuffles with a vertex on this daemon"), s.runningShuffles());
+        d.addGauge(Interns.info("StartsParked", "STARTs waiting for their job's spec"), s.parkedStarts());
+        d.addCounter(Interns.info("FramesDropped", "routed frames dropped here"), s.droppedFrames());
+        for (LinkState l : s.links()) {
+            collector.addRecord("CamdoopLink").setContext("camdoop").tag(COORD, coord)
+                    .tag(PORT, l.port().label()).tag(PEER, DaemonSnapshot.format(l.peer()))
+                    .addGauge(Interns.info("Up", "1 if the link is up"), l.up() ? 1 : 0)
+                    .addCounter(Interns.info("SentBytes", "bytes of stream frames this daemon wrote on the link"), l.bytesSent());
+        }
+    }
+}

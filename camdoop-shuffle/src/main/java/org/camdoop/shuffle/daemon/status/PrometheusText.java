@@ -1,0 +1,59 @@
+package org.camdoop.shuffle.daemon.status;
+
+import org.camdoop.torus.transport.LinkState;
+
+/**
+ * A snapshot in Prometheus' text exposition format (version 0.0.4): one {@code # HELP} and {@code # TYPE} line per
+ * metric, then its samples; every sample labelled with the daemon's coordinate, link samples with the port and peer.
+ * Label values are coordinates and port names, which need no escaping. Stateless.
+ */
+public final class PrometheusText {
+
+    /** The content type Prometheus expects for this format. */
+    public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private PrometheusText() {
+    }
+
+    public static String render(DaemonSnapshot s) {
+        String self = "coord=\"" + DaemonSnapshot.format(s.coord()) + "\"";
+        StringBuilder b = new StringBuilder();
+        metric(b, "camdoop_link_up", "gauge", "1 if the torus link has completed its handshake and is up, else 0");
+        for (LinkState l : s.links()) {
+            b.append("camdoop_link_up{").append(linkLabels(self, l)).append("} ").append(l.up() ? 1 : 0).append('\n');
+        }
+        metric(b, "camdoop_link_sent_bytes_total", "counter", "bytes of stream frames this daemon wrote on the link (control frames and heartbeats not counted)");
+        for (LinkState l : s.links()) {
+            b.append("camdoop_link_sent_bytes_total{").append(linkLabels(self, l)).append("} ").append(l.bytesSent())
+                    .append('\n');
+        }
+        gauge(b, self, "camdoop_links_up", "torus links up", s.linksUp());
+        gauge(b, self, "camdoop_links", "torus links of this coordinate", s.links().size());
+        gauge(b, self, "camdoop_buffers_reserved", "receive buffers reserved by open streams", s.buffersReserved());
+        gauge(b, self, "camdoop_buffers_reserved_peak", "most receive buffers ever reserved at once",
+                s.buffersPeak());
+        gauge(b, self, "camdoop_buffers_total", "the daemon's receive buffer budget, in buffers", s.buffersTotal());
+        gauge(b, self, "camdoop_buffer_segment_bytes", "bytes per receive buffer", s.segmentBytes());
+        gauge(b, self, "camdoop_streams_open", "streams holding a share of the buffer budget", s.openStreams());
+        gauge(b, self, "camdoop_shuffles_running", "shuffles with a vertex on this daemon", s.runningShuffles());
+        gauge(b, self, "camdoop_starts_parked", "shuffle STARTs waiting for their job's spec", s.parkedStarts());
+        metric(b, "camdoop_frames_dropped_total", "counter",
+                "routed frames dropped here: unknown stream, no route, hop budget spent");
+        b.append("camdoop_frames_dropped_total{").append(self).append("} ").append(s.droppedFrames()).append('\n');
+        return b.toString();
+    }
+
+    private static String linkLabels(String self, LinkState l) {
+        return self + ",port=\"" + l.port().label() + "\",peer=\"" + DaemonSnapshot.format(l.peer()) + "\"";
+    }
+
+    private static void gauge(StringBuilder b, String self, String name, String help, long value) {
+        metric(b, name, "gauge", help);
+        b.append(name).append('{').append(self).append("} ").append(value).append('\n');
+    }
+
+    private static void metric(StringBuilder b, String name, String type, String help) {
+        b.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        b.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+}

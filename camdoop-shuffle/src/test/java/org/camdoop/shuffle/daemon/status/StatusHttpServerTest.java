@@ -1,0 +1,102 @@
+package org.camdoop.shuffle.daemon.status;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
+import org.apache.hadoop.metrics2.MetricsRecord;
+import org.apache.hadoop.metrics2.AbstractMetric;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.LinkState;
+import org.junit.jupiter.api.Test;
+
+/** The endpoint's paths, methods and failure answer, and the metrics2 records, from a fixed snapshot. */
+class StatusHttpServerTest {
+
+    private static final DaemonSnapshot SNAPSHOT = new DaemonSnapshot(new Coord(1, 0, 0), TorusShape.parse("3x1x1"),
+            List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096),
+                    new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0)),
+            3, 17, 32768, 8192, 2, 1, 0, 5);
+
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    private HttpResponse<String> call(StatusHttpServer s, String method, String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesMetricsAndStatusAndNothingElse() throws Exception {
+        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), () -> SNAPSHOT)) {
+            HttpResponse<String> metrics = call(s, "GET", "/metrics");
+            assertEquals(200, metrics.statusCode());
+            assertTrue(metrics.body().contains("camdoop_link_up{coord=\"1,0,0\",port=\"-x\",peer=\"0,0,0\"} 0\n"),
+                    metrics.body());
+            assertTrue(metrics.body().contains(
+                    "camdoop_link_sent_bytes_total{coord=\"1,0,0\",port=\"+x\",peer=\"2,0,0\"} 4096\n"));
+            assertTrue(metrics.body().contains("# TYPE camdoop_frames_dropped_total counter\n"
+                    + "camdoop_frames_dropped_total{coord=\"1,0,0\"} 5\n"), metrics.body());
+            assertTrue(metrics.body().contains("camdoop_buffers_reserved_peak{coord=\"1,0,0\"} 17\n"));
+
+            HttpResponse<String> status = call(s, "GET", "/status.json");
+            assertEquals(200, status.statusCode());
+            assertEquals("application/json", status.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals("{\"coord\": \"1,0,0\", \"shape\": \"3x1x1\", \"links_up\": 1, \"links\": [{\"port\": \"+x\","
+                    + " \"peer\": \"2,0,0\", \"up\": true, \"sent_bytes\": 4096}, {\"port\": \"-x\", \"peer\": \"0,0,0\","
+                    + " \"up\": false, \"sent_bytes\": 0}], \"buffers\": {\"reserved\": 3, \"peak\": 17, \"total\":"
+                    + " 32768, \"segment_bytes\": 8192}, \"streams_open\": 2, \"shuffles_running\": 1,"
+                    + " \"starts_parked\": 0, \"frames_dropped\": 5}\n", status.body());
+
+            assertEquals(404, call(s, "GET", "/jobs").statusCode());
+            HttpResponse<String> post = call(s, "POST", "/metrics");
+            assertEquals(405, post.statusCode());
+            assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
+        }
+    }
+
+    @Test
+    void aDaemonThatDoesNotAnswerIsA503SayingSo() throws Exception {
+        Supplier<DaemonSnapshot> stuck = () -> {
+            throw new IllegalStateException("node 1,0,0 did not answer: timeout");
+        };
+        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), stuck)) {
+            HttpResponse<String> r = call(s, "GET", "/status.json");
+            assertEquals(503, r.statusCode());
+            assertEquals("daemon not answering: node 1,0,0 did not answer: timeout\n", r.body());
+        }
+    }
+
+    @Test
+    void theMetricsSourceWritesADaemonRecordAndOneRecordPerLink() {
+        MetricsCollectorImpl collector = new MetricsCollectorImpl();
+        new CamdoopMetricsSource(() -> SNAPSHOT).getMetrics(collector, true);
+        List<MetricsRecord> records = new java.util.ArrayList<>(collector.getRecords());
+        assertEquals(List.of("CamdoopDaemon", "CamdoopLink", "CamdoopLink"),
+                records.stream().map(MetricsRecord::name).toList());
+        assertEquals(1, value(records.get(0), "LinksUp"));
+        assertEquals(17, value(records.get(0), "BuffersReservedPeak"));
+        assertEquals(5, value(records.get(0), "FramesDropped"));
+        assertEquals(4096, value(records.get(1), "SentBytes"));
+        assertEquals(0, value(records.get(2), "Up"));
+        assertEquals("-x", records.get(2).tags().stream().filter(t -> t.name().equals("Port")).findFirst()
+                .orElseThrow().value());
+    }
+
+    private static long value(MetricsRecord r, String name) {
+        for (AbstractMetric m : r.metrics()) {
+            if (m.name().equals(name)) {
+                return m.value().longValue();
+            }
+        }
+        throw new AssertionError(name + " not in " + r);
+    }
+}

@@ -1,0 +1,16 @@
+package org.camdoop.torus.transport;
+
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.Port;
+
+/**
+ * One torus link as its node sees it now (for metrics and status pages).
+ *
+ * @param port      the port on this node
+ * @param peer      the neighbour's coordinate through it
+ * @param up        whether the link has completed its handshake and not failed since
+ * @param bytesSent bytes of stream frames this node has written on the link since it started (every connection;
+ *                  control frames and heartbeats are not counted)
+ */
+public record LinkState(Port port, Coord peer, boolean up, long bytesSent) {
+}
