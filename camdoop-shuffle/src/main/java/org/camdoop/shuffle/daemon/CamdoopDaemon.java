@@ -26,6 +26,7 @@ import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.jobs.MapOutputLocator;
 import org.camdoop.shuffle.protocol.DaemonSocketFile;
 import org.camdoop.shuffle.daemon.status.DaemonSnapshot;
+import org.camdoop.shuffle.daemon.status.PeerStatusView;
 import org.camdoop.shuffle.daemon.status.StatusHttpServer;
 import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
@@ -157,7 +158,7 @@ public final class CamdoopDaemon implements AutoCloseable {
                 local.close();
                 throw e;
             }
-            StatusHttpServer http = startHttp(daemon, topology.address(shape.index(coord)), node, service);
+            StatusHttpServer http = startHttp(daemon, topology, coord, () -> snapshotOf(readyNode, service, jobRegistry));
             return new CamdoopDaemon(coord, loop, vertices, housekeeping, node, parts.tokens(), registry, service,
                     local, socketFiles, status, http);
         } catch (RuntimeException | InterruptedException | IOException e) {
@@ -178,15 +179,18 @@ public final class CamdoopDaemon implements AutoCloseable {
      * The status endpoint on the host of this daemon's topology line, or null: none configured, or the port is taken
      * (a WARN line; the shuffle does not depend on it, so the daemon runs on).
      */
-    private static StatusHttpServer startHttp(DaemonConfig daemon, SocketAddress own, TorusNode node,
-            CamdoopService service) {
+    private static StatusHttpServer startHttp(DaemonConfig daemon, Topology topology, Coord coord,
+            java.util.function.Supplier<DaemonSnapshot> snapshot) {
         if (daemon.httpPort().isEmpty()) {
             return null;
         }
+        SocketAddress own = topology.address(topology.shape().index(coord));
         String host = own instanceof InetSocketAddress inet ? inet.getHostString() : "127.0.0.1";
         InetSocketAddress address = new InetSocketAddress(host, daemon.httpPort().getAsInt());
         try {
-            return StatusHttpServer.start(address, () -> DaemonSnapshot.of(node, service));
+            // The page asks the other daemons on the same port: every daemon of a cluster uses one status port.
+            return StatusHttpServer.start(address, snapshot,
+                    new PeerStatusView(topology, coord, daemon.httpPort().getAsInt(), snapshot, System::nanoTime));
         } catch (IOException | RuntimeException e) {
             LOG.warn("no status endpoint: cannot listen on {}:{} ({}); set {} (-1: none)", host,
                     address.getPort(), e.toString(), DaemonConfig.HTTP_PORT);
@@ -264,7 +268,15 @@ public final class CamdoopDaemon implements AutoCloseable {
 
     /** The daemon's figures now (what its status endpoint and metrics source publish). */
     public DaemonSnapshot snapshot() {
-        return DaemonSnapshot.of(node, service);
+        return snapshotOf(node, service, registry);
+    }
+
+    private static DaemonSnapshot snapshotOf(TorusNode node, CamdoopService service, JobRegistry registry) {
+        java.util.Map<String, Integer> jobs = new java.util.TreeMap<>();
+        for (String job : registry.jobIds()) {
+            jobs.put(job, registry.mapOutputs(job).size());
+        }
+        return DaemonSnapshot.of(node, service, jobs);
     }
 
     /** Where the HTTP status endpoint listens, if it does. */

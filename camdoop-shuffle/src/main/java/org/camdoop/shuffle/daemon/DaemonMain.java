@@ -74,9 +74,15 @@ public final class DaemonMain {
             System.err.println("camdoop-daemon: " + e.getMessage());
             return 2;
         }
+        // Hadoop's metrics system, started as Hadoop's own daemons start theirs: JMX comes with it, and sinks named in
+        // hadoop-metrics2.properties under the prefix "camdoop" (e.g. Ambari Metrics' timeline sink) get the figures.
+        org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.initialize("camdoop").register(
+                org.camdoop.shuffle.daemon.status.CamdoopMetricsSource.NAME, "this Camdoop daemon",
+                new org.camdoop.shuffle.daemon.status.CamdoopMetricsSource(daemon::snapshot));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
+                org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.shutdown();
                 daemon.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -249,6 +249,38 @@ public final class EmbeddedTorus implements AutoCloseable {
     }
 
     /** The service of a live server. */
+    /** Server {@code server}'s figures now, as its status endpoint publishes them. */
+    public org.camdoop.shuffle.daemon.status.DaemonSnapshot snapshot(int server) {
+        Map<String, Integer> jobs = new java.util.TreeMap<>();
+        outputs.getOrDefault(server, Map.of()).forEach((job, list) -> jobs.put(job, list.size()));
+        return org.camdoop.shuffle.daemon.status.DaemonSnapshot.of(node(server), service(server), jobs);
+    }
+
+    /**
+     * Serves the status page of this torus as daemon {@code server}'s endpoint would (all daemons are in this JVM, so
+     * the page's view is read directly); the caller closes it before the torus.
+     */
+    public org.camdoop.shuffle.daemon.status.StatusHttpServer startStatusServer(InetSocketAddress address,
+            int server) throws IOException {
+        org.camdoop.shuffle.daemon.status.TorusView torus = () -> {
+            List<String> daemons = new ArrayList<>();
+            List<Coord> unreachable = new ArrayList<>();
+            for (int s = 0; s < shape.size(); s++) {
+                if (!view.isLive(s)) {
+                    continue;
+                }
+                try {
+                    daemons.add(org.camdoop.shuffle.daemon.status.StatusJson.render(snapshot(s)));
+                } catch (RuntimeException stopped) {
+                    unreachable.add(shape.coord(s));
+                }
+            }
+            return org.camdoop.shuffle.daemon.status.TorusJson.render(shape, shape.coord(server),
+                    System.currentTimeMillis(), daemons, unreachable);
+        };
+        return org.camdoop.shuffle.daemon.status.StatusHttpServer.start(address, () -> snapshot(server), torus);
+    }
+
     public CamdoopService service(int server) {
         CamdoopService s = services.get(server);
         if (s == null) {

@@ -173,6 +173,13 @@ public final class CamdoopService {
         return running.size();
     }
 
+    /** The shuffles running here, at most {@code max} of them, by job and partition. */
+    public List<ShuffleStatus> shuffles(int max) {
+        return running.values().stream().map(RunningShuffle::status)
+                .sorted(java.util.Comparator.comparing(ShuffleStatus::jobId).thenComparing(ShuffleStatus::partition))
+                .limit(max).toList();
+    }
+
     /**
      * Completes once no shuffle runs here (at once if none does): every vertex finished and every output stream was
      * acknowledged or closed. For callers that wait for a daemon to settle (tests, an orderly stop).
@@ -439,7 +446,7 @@ public final class CamdoopService {
             root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
             return;
         }
-        RunningShuffle r = new RunningShuffle();
+        RunningShuffle r = new RunningShuffle(spec);
         if (running.putIfAbsent(key, r) != null) {
             LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
             root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));

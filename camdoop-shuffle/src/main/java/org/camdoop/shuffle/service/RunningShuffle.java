@@ -2,7 +2,9 @@ package org.camdoop.shuffle.service;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.shuffle.service.vertex.VertexState;
 import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
 
@@ -16,10 +18,28 @@ final class RunningShuffle {
     record Stopped(List<Vertex> vertices, List<InboundStream> inputs, List<OutboundStream> outputs) {
     }
 
+    private final ShuffleSpec spec;
     private final List<Vertex> vertices = new ArrayList<>();
     private final List<InboundStream> inputs = new ArrayList<>();
     private final List<OutboundStream> outputs = new ArrayList<>();
+    private int attachedVertices;
     private boolean aborted;
+
+    RunningShuffle(ShuffleSpec spec) {
+        this.spec = spec;
+    }
+
+    /** Where this daemon's part of the shuffle stands (vertex states as their threads last published them). */
+    synchronized ShuffleStatus status() {
+        int merging = 0;
+        for (Vertex v : vertices) {
+            VertexState s = v.state();
+            merging += s == VertexState.MERGING || s == VertexState.DRAINING ? 1 : 0;
+        }
+        return new ShuffleStatus(spec.jobId(), spec.partition(),
+                spec.root().x() + "," + spec.root().y() + "," + spec.root().z(), attachedVertices,
+                attachedVertices - vertices.size(), merging);
+    }
 
     /**
      * Registers a shuffle's wired part on this daemon, before it starts.
@@ -31,6 +51,7 @@ final class RunningShuffle {
             return false;
         }
         vertices.addAll(wiring.allVertices());
+        attachedVertices += wiring.allVertices().size();
         inputs.addAll(wiring.inputs());
         outputs.addAll(wiring.outputs());
         return true;

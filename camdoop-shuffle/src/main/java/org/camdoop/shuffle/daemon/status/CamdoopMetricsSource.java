@@ -49,6 +49,10 @@ public final class CamdoopMetricsSource implements MetricsSource {
         d.addGauge(Interns.info("StreamsOpen", "streams holding a share of the budget"), s.openStreams());
         d.addGauge(Interns.info("ShufflesRunning", "shuffles with a vertex on this daemon"), s.runningShuffles());
         d.addGauge(Interns.info("StartsParked", "STARTs waiting for their job's spec"), s.parkedStarts());
+        d.addGauge(Interns.info("JobsRegistered", "jobs registered with this daemon (listed up to 200)"),
+                s.mapOutputsByJob().size());
+        d.addGauge(Interns.info("MapOutputsRegistered", "map outputs registered here by the jobs listed"),
+                s.mapOutputsByJob().values().stream().mapToLong(Integer::longValue).sum());
         d.addCounter(Interns.info("FramesDropped", "routed frames dropped here"), s.droppedFrames());
         for (LinkState l : s.links()) {
             collector.addRecord("CamdoopLink").setContext("camdoop").tag(COORD, coord)

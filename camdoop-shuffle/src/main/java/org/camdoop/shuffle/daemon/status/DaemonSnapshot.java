@@ -1,7 +1,11 @@
 package org.camdoop.shuffle.daemon.status;
 
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.camdoop.shuffle.service.CamdoopService;
+import org.camdoop.shuffle.service.ShuffleStatus;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.LinkState;
@@ -23,21 +27,37 @@ import org.camdoop.torus.transport.stream.BufferBudget;
  * @param runningShuffles     shuffles with a vertex on this daemon
  * @param parkedStarts        STARTs waiting for their job's spec
  * @param droppedFrames       routed frames dropped here (unknown stream, no route, hop budget spent)
+ * @param shuffles            the running shuffles, at most {@link #MAX_LISTED}
+ * @param mapOutputsByJob     the jobs registered here and how many map outputs each registered, at most
+ *                            {@link #MAX_LISTED} jobs, by job id
  */
 public record DaemonSnapshot(Coord coord, TorusShape shape, List<LinkState> links, int buffersReserved,
         int buffersPeak, int buffersTotal, int segmentBytes, int openStreams, int runningShuffles, int parkedStarts,
-        long droppedFrames) {
+        long droppedFrames, List<ShuffleStatus> shuffles, SortedMap<String, Integer> mapOutputsByJob) {
+
+    /** Shuffles and jobs listed in one snapshot at most: a status answer stays small however busy the daemon is. */
+    public static final int MAX_LISTED = 200;
 
     public DaemonSnapshot {
         links = List.copyOf(links);
+        shuffles = List.copyOf(shuffles);
+        mapOutputsByJob = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(mapOutputsByJob));
     }
 
-    /** Reads the figures now. */
-    public static DaemonSnapshot of(TorusNode node, CamdoopService service) {
+    /** Reads the figures now; {@code mapOutputsByJob} as the daemon's job registry knows them. */
+    public static DaemonSnapshot of(TorusNode node, CamdoopService service, Map<String, Integer> mapOutputsByJob) {
         BufferBudget budget = node.budget();
+        SortedMap<String, Integer> jobs = new TreeMap<>();
+        for (Map.Entry<String, Integer> e : new TreeMap<>(mapOutputsByJob).entrySet()) {
+            if (jobs.size() == MAX_LISTED) {
+                break;
+            }
+            jobs.put(e.getKey(), e.getValue());
+        }
         return new DaemonSnapshot(node.coord(), node.shape(), node.linkStates(), budget.reservedBuffers(),
                 budget.peakReservedBuffers(), budget.totalBuffers(), budget.segmentBytes(), budget.openStreams(),
-                service.runningShuffles(), service.parkedStarts(), node.droppedFrames());
+                service.runningShuffles(), service.parkedStarts(), node.droppedFrames(), service.shuffles(MAX_LISTED),
+                jobs);
     }
 
     /** Links that are up. */

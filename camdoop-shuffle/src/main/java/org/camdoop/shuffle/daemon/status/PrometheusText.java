@@ -37,6 +37,10 @@ public final class PrometheusText {
         gauge(b, self, "camdoop_streams_open", "streams holding a share of the buffer budget", s.openStreams());
         gauge(b, self, "camdoop_shuffles_running", "shuffles with a vertex on this daemon", s.runningShuffles());
         gauge(b, self, "camdoop_starts_parked", "shuffle STARTs waiting for their job's spec", s.parkedStarts());
+        gauge(b, self, "camdoop_jobs_registered", "jobs registered with this daemon (listed up to 200)",
+                s.mapOutputsByJob().size());
+        gauge(b, self, "camdoop_map_outputs_registered", "map outputs registered here by the jobs listed",
+                s.mapOutputsByJob().values().stream().mapToLong(Integer::longValue).sum());
         metric(b, "camdoop_frames_dropped_total", "counter",
                 "routed frames dropped here: unknown stream, no route, hop budget spent");
         b.append("camdoop_frames_dropped_total{").append(self).append("} ").append(s.droppedFrames()).append('\n');

@@ -13,9 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A standalone daemon's read-only HTTP endpoint ({@code camdoop.daemon.http.port}): {@code GET /metrics} (Prometheus
- * text) and {@code GET /status.json} (what {@code camdoop status} reads). Nothing in it changes the daemon, takes a
- * request body or names a job, so it needs no authentication beyond the network's; every answer is a fresh snapshot.
+ * A daemon's read-only HTTP endpoint ({@code camdoop.daemon.http.port}): {@code GET /} (the status page: the torus
+ * drawn, its links coloured by load, the running shuffles and the jobs), {@code /torus.json} (what the page draws:
+ * every daemon's status, see {@link TorusView}), {@code /metrics} (Prometheus text) and {@code /status.json} (this
+ * daemon; what {@code camdoop status} reads). Nothing in it changes the daemon or takes a request body, so it needs no
+ * authentication beyond the network's; every answer is a fresh snapshot.
  *
  * <p>Bounded: one thread answers, in turn (a snapshot is a task on the event loop, a few microseconds); the JDK server
  * keeps its own small accept backlog. Any other path is 404, any other method 405.
@@ -32,9 +34,26 @@ public final class StatusHttpServer implements AutoCloseable {
         this.thread = thread;
     }
 
-    /** Listens on {@code address} (port 0: any free port) and answers from {@code snapshot}. */
-    public static StatusHttpServer start(InetSocketAddress address, Supplier<DaemonSnapshot> snapshot)
-            throws IOException {
+    /** The status page (a resource beside this class): HTML and a script that draws {@code /torus.json}. */
+    private static final byte[] PAGE = page();
+
+    private static byte[] page() {
+        try (var in = StatusHttpServer.class.getResourceAsStream("status.html")) {
+            if (in == null) {
+                throw new IllegalStateException("status.html is missing beside " + StatusHttpServer.class.getName());
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Listens on {@code address} (port 0: any free port) and answers from {@code snapshot} (this daemon) and
+     * {@code torus} (every daemon, for the page).
+     */
+    public static StatusHttpServer start(InetSocketAddress address, Supplier<DaemonSnapshot> snapshot,
+            TorusView torus) throws IOException {
         HttpServer server = HttpServer.create(address, BACKLOG);
         ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "camdoop-status-http");
@@ -42,9 +61,9 @@ public final class StatusHttpServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(thread);
-        server.createContext("/", exchange -> answer(exchange, snapshot));
+        server.createContext("/", exchange -> answer(exchange, snapshot, torus));
         server.start();
-        LOG.info("Camdoop status and metrics on http://{}:{}/ (/metrics, /status.json)",
+        LOG.info("Camdoop status page on http://{}:{}/ (also /metrics, /status.json, /torus.json)",
                 address.getHostString(), server.getAddress().getPort());
         return new StatusHttpServer(server, thread);
     }
@@ -54,11 +73,13 @@ public final class StatusHttpServer implements AutoCloseable {
         return server.getAddress();
     }
 
-    private static void answer(HttpExchange exchange, Supplier<DaemonSnapshot> snapshot) throws IOException {
+    private static void answer(HttpExchange exchange, Supplier<DaemonSnapshot> snapshot, TorusView torus)
+            throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
-            if (!path.equals("/metrics") && !path.equals("/status.json")) {
-                send(exchange, 404, "text/plain; charset=utf-8", "not found: try /metrics or /status.json\n");
+            if (!java.util.Set.of("/", "/torus.json", "/metrics", "/status.json").contains(path)) {
+                send(exchange, 404, "text/plain; charset=utf-8",
+                        "not found: try /, /torus.json, /metrics or /status.json\n");
                 return;
             }
             if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
@@ -66,24 +87,31 @@ public final class StatusHttpServer implements AutoCloseable {
                 send(exchange, 405, "text/plain; charset=utf-8", "only GET\n");
                 return;
             }
-            DaemonSnapshot s;
+            if (path.equals("/")) {
+                send(exchange, 200, "text/html; charset=utf-8", PAGE);
+                return;
+            }
+            String body;
             try {
-                s = snapshot.get();
+                body = switch (path) {
+                    case "/metrics" -> PrometheusText.render(snapshot.get());
+                    case "/status.json" -> StatusJson.render(snapshot.get()) + "\n";
+                    default -> torus.json() + "\n";
+                };
             } catch (RuntimeException e) {
                 // The node did not answer (stopping, or its event loop is stuck): say so, as a health check should.
                 send(exchange, 503, "text/plain; charset=utf-8", "daemon not answering: " + e.getMessage() + "\n");
                 return;
             }
-            if (path.equals("/metrics")) {
-                send(exchange, 200, PrometheusText.CONTENT_TYPE, PrometheusText.render(s));
-            } else {
-                send(exchange, 200, "application/json", StatusJson.render(s) + "\n");
-            }
+            send(exchange, 200, path.equals("/metrics") ? PrometheusText.CONTENT_TYPE : "application/json", body);
         }
     }
 
     private static void send(HttpExchange exchange, int code, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        send(exchange, code, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange exchange, int code, String type, byte[] bytes) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", type);
         boolean head = exchange.getRequestMethod().equals("HEAD");
         exchange.sendResponseHeaders(code, head ? -1 : bytes.length);

@@ -1,15 +1,17 @@
 package org.camdoop.shuffle.daemon.status;
 
+import org.camdoop.shuffle.service.ShuffleStatus;
 import org.camdoop.torus.transport.LinkState;
 
 /**
- * A snapshot as the JSON object {@code camdoop status} reads ({@code /status.json}). Every string in it is a
- * coordinate, a shape or a port name (digits, commas, 'x', signs), so nothing needs escaping. Stateless.
+ * A snapshot as the JSON object {@code camdoop status} and the status page read ({@code /status.json}). Stateless.
  *
  * <pre>
  * {"coord": "1,0,0", "shape": "3x3x3", "links_up": 6, "links": [{"port": "+x", "peer": "2,0,0", "up": true,
  *  "sent_bytes": 1234}, ...], "buffers": {"reserved": 0, "peak": 12, "total": 32768, "segment_bytes": 8192},
- *  "streams_open": 0, "shuffles_running": 0, "starts_parked": 0, "frames_dropped": 0}
+ *  "streams_open": 0, "shuffles_running": 1, "starts_parked": 0, "frames_dropped": 0,
+ *  "shuffles": [{"job": "job_1_0001", "partition": 0, "root": "0,0,0", "vertices": 6, "finished": 2, "merging": 3}],
+ *  "jobs": [{"job": "job_1_0001", "map_outputs": 3}]}
  * </pre>
  */
 public final class StatusJson {
@@ -34,7 +36,37 @@ public final class StatusJson {
         b.append("\"streams_open\": ").append(s.openStreams()).append(", ");
         b.append("\"shuffles_running\": ").append(s.runningShuffles()).append(", ");
         b.append("\"starts_parked\": ").append(s.parkedStarts()).append(", ");
-        b.append("\"frames_dropped\": ").append(s.droppedFrames()).append('}');
-        return b.toString();
+        b.append("\"frames_dropped\": ").append(s.droppedFrames()).append(", \"shuffles\": [");
+        for (int i = 0; i < s.shuffles().size(); i++) {
+            ShuffleStatus sh = s.shuffles().get(i);
+            b.append(i == 0 ? "" : ", ").append("{\"job\": ").append(quote(sh.jobId())).append(", \"partition\": ")
+                    .append(sh.partition()).append(", \"root\": ").append(quote(sh.root())).append(", \"vertices\": ")
+                    .append(sh.vertices()).append(", \"finished\": ").append(sh.verticesFinished())
+                    .append(", \"merging\": ").append(sh.verticesMerging()).append('}');
+        }
+        b.append("], \"jobs\": [");
+        boolean first = true;
+        for (var e : s.mapOutputsByJob().entrySet()) {
+            b.append(first ? "" : ", ").append("{\"job\": ").append(quote(e.getKey())).append(", \"map_outputs\": ")
+                    .append(e.getValue()).append('}');
+            first = false;
+        }
+        return b.append("]}").toString();
+    }
+
+    /** A JSON string: job ids come from tasks, so quotes, backslashes and control characters are escaped. */
+    static String quote(String text) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"').toString();
     }
 }

@@ -25,7 +25,9 @@ class StatusHttpServerTest {
     private static final DaemonSnapshot SNAPSHOT = new DaemonSnapshot(new Coord(1, 0, 0), TorusShape.parse("3x1x1"),
             List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096),
                     new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0)),
-            3, 17, 32768, 8192, 2, 1, 0, 5);
+            3, 17, 32768, 8192, 2, 1, 0, 5,
+            List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3)),
+            new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)));
 
     private final HttpClient client = HttpClient.newHttpClient();
 
@@ -36,7 +38,8 @@ class StatusHttpServerTest {
 
     @Test
     void servesMetricsAndStatusAndNothingElse() throws Exception {
-        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), () -> SNAPSHOT)) {
+        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), () -> SNAPSHOT,
+                () -> "{\"view\": 1}")) {
             HttpResponse<String> metrics = call(s, "GET", "/metrics");
             assertEquals(200, metrics.statusCode());
             assertTrue(metrics.body().contains("camdoop_link_up{coord=\"1,0,0\",port=\"-x\",peer=\"0,0,0\"} 0\n"),
@@ -46,6 +49,7 @@ class StatusHttpServerTest {
             assertTrue(metrics.body().contains("# TYPE camdoop_frames_dropped_total counter\n"
                     + "camdoop_frames_dropped_total{coord=\"1,0,0\"} 5\n"), metrics.body());
             assertTrue(metrics.body().contains("camdoop_buffers_reserved_peak{coord=\"1,0,0\"} 17\n"));
+            assertTrue(metrics.body().contains("camdoop_map_outputs_registered{coord=\"1,0,0\"} 3\n"));
 
             HttpResponse<String> status = call(s, "GET", "/status.json");
             assertEquals(200, status.statusCode());
@@ -54,9 +58,17 @@ class StatusHttpServerTest {
                     + " \"peer\": \"2,0,0\", \"up\": true, \"sent_bytes\": 4096}, {\"port\": \"-x\", \"peer\": \"0,0,0\","
                     + " \"up\": false, \"sent_bytes\": 0}], \"buffers\": {\"reserved\": 3, \"peak\": 17, \"total\":"
                     + " 32768, \"segment_bytes\": 8192}, \"streams_open\": 2, \"shuffles_running\": 1,"
-                    + " \"starts_parked\": 0, \"frames_dropped\": 5}\n", status.body());
+                    + " \"starts_parked\": 0, \"frames_dropped\": 5, \"shuffles\": [{\"job\": \"job_1_0001\","
+                    + " \"partition\": 2, \"root\": \"0,0,0\", \"vertices\": 6, \"finished\": 2, \"merging\": 3}],"
+                    + " \"jobs\": [{\"job\": \"job_\\\"odd\\\\\\u000a\", \"map_outputs\": 0},"
+                    + " {\"job\": \"job_1_0001\", \"map_outputs\": 3}]}\n", status.body());
 
             assertEquals(404, call(s, "GET", "/jobs").statusCode());
+            HttpResponse<String> page = call(s, "GET", "/");
+            assertEquals(200, page.statusCode());
+            assertEquals("text/html; charset=utf-8", page.headers().firstValue("Content-Type").orElseThrow());
+            assertTrue(page.body().contains("fetch('torus.json'"), "the page draws /torus.json");
+            assertEquals("{\"view\": 1}\n", call(s, "GET", "/torus.json").body());
             HttpResponse<String> post = call(s, "POST", "/metrics");
             assertEquals(405, post.statusCode());
             assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
@@ -68,7 +80,9 @@ class StatusHttpServerTest {
         Supplier<DaemonSnapshot> stuck = () -> {
             throw new IllegalStateException("node 1,0,0 did not answer: timeout");
         };
-        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), stuck)) {
+        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), stuck, () -> {
+            throw new IllegalStateException("no view");
+        })) {
             HttpResponse<String> r = call(s, "GET", "/status.json");
             assertEquals(503, r.statusCode());
             assertEquals("daemon not answering: node 1,0,0 did not answer: timeout\n", r.body());
