@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The same wordcount with Camdoop's collector and shuffle and with the stock shuffle: the outputs must be equal byte
- * for byte. The Camdoop cluster's NodeManagers run {@code CamdoopShuffleHandler} as {@code mapreduce_shuffle} with
+ * The same wordcount with Camdoop's collector and shuffle and with the stock shuffle (the baseline, checked against an
+ * in-memory count): the outputs must be equal byte for byte. The Camdoop cluster's NodeManagers run {@code CamdoopShuffleHandler} as {@code mapreduce_shuffle} with
  * trust on first use off: the daemons learn each job's secret and user only from the NodeManager, find the map outputs
  * themselves, and every registration and shuffle is proved with the job's real secret.
  */
@@ -48,6 +48,14 @@ class CamdoopWordCountTest {
         assertFalse(cluster.getBoolean("camdoop.daemon.job-token.trust-on-first-use", false));
 
         assertEquals(0, stock.exit(), "stock wordcount's exit status");
+        // The stock run is the baseline, through the runner `camdoop minicluster --stock` uses: a real YARN job.
+        assertTrue(Files.exists(stockOut.resolve("_SUCCESS")), "the stock job committed its output");
+        assertEquals(1, stock.jobs().size(), "one YARN job (not the LocalJobRunner): " + stock.jobs());
+        assertEquals(3L, stock.counters().get("TOTAL_LAUNCHED_MAPS"), "one map per input file");
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(stock.toJson());
+        assertEquals(stock.counters().get("REDUCE_SHUFFLE_BYTES"), json.get("counters").get("REDUCE_SHUFFLE_BYTES")
+                .asLong(), "the runner's JSON carries the counters");
         assertEquals(0, camdoop.exit(), "Camdoop wordcount's exit status");
         // The data really went through Camdoop: no reduce attempt fell back to the stock shuffle, the reducer read the
         // root's stream, and combining on the torus shrank it below what the map outputs held.
