@@ -79,57 +79,50 @@ class CamdoopFallbackAndLocalTest {
     @Test
     @Timeout(300)
     void anUnreachableDaemonSendsTheJobToTheStockShuffleAndTheLogSaysWhy(@TempDir Path dir) throws Exception {
-        Path in = dir.resolve("in");
-        WordCountInput.write(in, 3, 2000, 13);
-        Path out = dir.resolve("out");
-        Path work = dir.resolve("work");
         // No socket at this path: every task finds no daemon.
-        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
-                "-Dcamdoop.daemon.local.socket=" + dir.resolve("no-daemon.sock"), in.toString(), out.toString()));
-        assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
-        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
-        assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
-        assertTrue(taskLogsContain(work, "not possible, running the stock shuffle"),
-                "no reduce task log says why it ran the stock shuffle");
+        onTheStockShuffle(dir, 13, "-Dcamdoop.daemon.local.socket=" + dir.resolve("no-daemon.sock"),
+                "not possible, running the stock shuffle");
     }
 
     @Test
     @Timeout(300)
     void aJobWithItsOwnCollectorGoesToTheStockShuffleWithoutAskingTheTorus(@TempDir Path dir) throws Exception {
-        Path in = dir.resolve("in");
-        WordCountInput.write(in, 3, 2000, 17);
-        Path out = dir.resolve("out");
-        Path work = dir.resolve("work");
         // The cluster's Camdoop keys, then the job's own collector (a later -D wins): Hadoop's own buffer.
-        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
+        MiniClusterResult r = onTheStockShuffle(dir, 17,
                 "-Dmapreduce.job.map.output.collector.class=org.apache.hadoop.mapred.MapTask$MapOutputBuffer",
-                in.toString(), out.toString()));
-        assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
-        assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
-        assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
+                "the job's maps use their own output collector org.apache.hadoop.mapred.MapTask$MapOutputBuffer"
+                        + " (mapreduce.job.map.output.collector.class), not Camdoop's: they registered nothing with"
+                        + " the daemons");
         assertEquals(0L, r.counters().getOrDefault("Bytes the map outputs held", 0L), "no map registered with Camdoop");
-        assertTrue(taskLogsContain(work, "the job's maps use their own output collector"
-                + " org.apache.hadoop.mapred.MapTask$MapOutputBuffer (mapreduce.job.map.output.collector.class), not"
-                + " Camdoop's: they registered nothing with the daemons"), "no reduce task log gives the reason");
     }
 
     /** Kept on the stock shuffle by design (docs/getting-started.md): the daemons would need the job's key. */
     @Test
     @Timeout(300)
     void aJobWithEncryptedIntermediateDataRunsOnTheStockShuffleSayingWhy(@TempDir Path dir) throws Exception {
+        MiniClusterResult r = onTheStockShuffle(dir, 23, "-Dmapreduce.job.encrypted-intermediate-data=true",
+                "running the stock shuffle: mapreduce.job.encrypted-intermediate-data=true: the daemons do not read"
+                        + " encrypted map output (each would need the job's key)");
+        assertEquals(0L, r.counters().getOrDefault("Bytes the map outputs held", 0L), "an encrypted map registered");
+    }
+
+    /**
+     * Runs wordcount with Camdoop configured and {@code setting} added: the job succeeds with the right output, its
+     * one reduce ran on the stock shuffle, and a task log says {@code why}.
+     */
+    private static MiniClusterResult onTheStockShuffle(Path dir, int seed, String setting, String why)
+            throws Exception {
         Path in = dir.resolve("in");
-        WordCountInput.write(in, 3, 2000, 23);
+        WordCountInput.write(in, 3, 2000, seed);
         Path out = dir.resolve("out");
         Path work = dir.resolve("work");
-        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount",
-                "-Dmapreduce.job.encrypted-intermediate-data=true", in.toString(), out.toString()));
+        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount", setting, in.toString(),
+                out.toString()));
         assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
-        assertEquals(0L, r.counters().getOrDefault("Bytes the map outputs held", 0L), "an encrypted map registered");
-        assertTrue(taskLogsContain(work, "running the stock shuffle: mapreduce.job.encrypted-intermediate-data=true:"
-                + " the daemons do not read encrypted map output (each would need the job's key)"),
-                "no reduce task log gives the reason");
+        assertTrue(taskLogsContain(work, why), "no task log says: " + why);
+        return r;
     }
 
     private static boolean taskLogsContain(Path work, String text) throws java.io.IOException {
