@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,8 +22,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.camdoop.shuffle.daemon.CamdoopDaemon;
 import org.camdoop.shuffle.daemon.DaemonConfig;
+import org.camdoop.shuffle.daemon.EmbeddedTorus;
+import org.camdoop.shuffle.daemon.status.StatusHttpServer;
 import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.Port;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
 import org.camdoop.torus.transport.TransportListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -126,6 +132,64 @@ class StatusCommandTest {
             for (CamdoopDaemon d : daemons) {
                 d.close();
             }
+        }
+    }
+
+    /**
+     * An embedded 3x3x3 torus (27 daemons in this JVM over the real transport), each daemon's status endpoint on its
+     * own loopback address: {@code camdoop status} reads all 162 link ends up, their metrics answer, and a cut link
+     * turns both its ends down and the exit status to 1.
+     */
+    @Test
+    @Timeout(120)
+    void statusOfAnEmbeddedTorusAndACutLink() throws Exception {
+        TorusShape shape = TorusShape.parse("3x3x3");
+        // A cut link stays down 8 s before its redial (a start-up dial that came too early waits as long).
+        TransportConfig config = TransportConfig.of(java.util.Map.of(TransportConfig.CLUSTER_SECRET,
+                "status-test-cluster-secret-of-32-bytes-or-more", TransportConfig.RECONNECT_INITIAL_MS, "8000",
+                TransportConfig.RECONNECT_MAX_MS, "8000"));
+        int http = freePort("127.0.0.1");
+        StringBuilder t = new StringBuilder("shape 3x3x3\n");
+        List<StatusHttpServer> servers = new ArrayList<>();
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(shape), config, EmbeddedTorus.Wiring.IN_JVM,
+                1)) {
+            for (int s = 0; s < shape.size(); s++) {
+                String host = "127.0.0." + (s + 1);
+                Coord c = shape.coord(s);
+                t.append(c.x()).append(',').append(c.y()).append(',').append(c.z()).append(' ').append(host)
+                        .append(":7710\n");
+                servers.add(torus.startStatusServer(new InetSocketAddress(host, http), s));
+            }
+            Path topology = dir.resolve("topology");
+            Files.writeString(topology, t);
+
+            CliRun healthy = CliRun.of("status", "--topology", topology.toString(), "--http-port", "" + http);
+            assertEquals(0, healthy.status(), healthy.out() + healthy.err());
+            assertTrue(healthy.out().contains("27 of 27 daemons up, 162 of 162 links between them up: healthy"),
+                    healthy.out());
+            String metrics = get("http://127.0.0.14:" + http + "/metrics");
+            assertTrue(metrics.contains("camdoop_links_up{coord=\"1,1,1\"} 6\n"), metrics);
+            assertTrue(metrics.contains("camdoop_link_up{coord=\"1,1,1\",port=\"-z\",peer=\"1,1,0\"} 1\n"), metrics);
+
+            CountDownLatch down = new CountDownLatch(2);
+            TransportListener onDown = new TransportListener() {
+                @Override
+                public void linkDown(Port port, Coord peer, String reason) {
+                    down.countDown();
+                }
+            };
+            torus.node(0).addListener(onDown);
+            torus.node(1).addListener(onDown);
+            torus.node(0).cutLink(Port.PLUS_X);
+            assertTrue(down.await(30, TimeUnit.SECONDS), "the cut link's ends never went down");
+            CliRun cut = CliRun.of("status", "--topology", topology.toString(), "--http-port", "" + http, "--json");
+            assertEquals(CamdoopCli.FAILED, cut.status(), cut.out() + cut.err());
+            JsonNode root = new ObjectMapper().readTree(cut.out());
+            assertEquals(27, root.get("up").asInt());
+            assertEquals(160, root.get("links_up").asInt());
+            assertEquals(false, root.get("servers").get(0).get("status").get("links").get(0).get("up").asBoolean());
+        } finally {
+            servers.forEach(StatusHttpServer::close);
         }
     }
 

@@ -144,7 +144,8 @@ class AmbariServiceTest {
     private static Set<String> publishedMetrics() {
         MetricsCollectorImpl collector = new MetricsCollectorImpl();
         new CamdoopMetricsSource(() -> new DaemonSnapshot(new Coord(0, 0, 0), TorusShape.parse("1x1x1"), List.of(),
-                0, 0, 1, 1, 0, 0, 0, 0, List.of(), new java.util.TreeMap<>())).getMetrics(collector, true);
+                0, 0, 1, 1, 0, 0, 0, 0, List.of(), new java.util.TreeMap<>(),
+                org.camdoop.shuffle.service.DaemonCounters.Snapshot.none())).getMetrics(collector, true);
         Set<String> names = new TreeSet<>();
         for (MetricsRecord r : collector.getRecords()) {
             for (AbstractMetric m : r.metrics()) {

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The examples' sort (no combiner: Camdoop merges only) on randomwriter output and secondarysort (its own key class,
- * partitioner and grouping comparator, loaded by the daemons from the job's jar), each with Camdoop and with the stock
- * shuffle: the same output.
+ * The examples' sort (no combiner: Camdoop merges only) on randomwriter-like input and secondarysort (its own key
+ * class, partitioner and grouping comparator, loaded by the daemons from the job's jar), each with Camdoop and with the
+ * stock shuffle: the same output.
  */
 class CamdoopSortTest {
 
@@ -28,10 +28,7 @@ class CamdoopSortTest {
     @Timeout(400)
     void sortOfRandomWriterOutputMatchesTheStockShuffle(@TempDir Path dir) throws Exception {
         Path random = dir.resolve("random");
-        MiniClusterResult written = CamdoopRuns.run(dir.resolve("work-rw"), true, List.of("randomwriter",
-                "-Dmapreduce.randomwriter.bytespermap=150000", "-Dmapreduce.randomwriter.mapsperhost=1",
-                random.toString()));
-        assertEquals(0, written.exit(), "randomwriter");
+        writeRandomWriterLikeInput(random, 3, 150_000, 29);
         Path stockOut = dir.resolve("sorted-stock");
         Path camdoopOut = dir.resolve("sorted-camdoop");
         MiniClusterResult stock = CamdoopRuns.run(dir.resolve("work-stock"), true,
@@ -55,6 +52,31 @@ class CamdoopSortTest {
             records += expected.size();
         }
         assertTrue(records > 0, "sort wrote no records");
+    }
+
+    /**
+     * What the examples' randomwriter writes (its output format, key and value sizes), written here instead of by a
+     * randomwriter job on a mini cluster of its own: {@code files} SequenceFiles of random BytesWritable pairs, keys of
+     * 10-1000 bytes and values of 0-20000, about {@code bytesPerFile} each.
+     */
+    private static void writeRandomWriterLikeInput(Path dir, int files, int bytesPerFile, long seed) throws Exception {
+        Files.createDirectories(dir);
+        java.util.Random random = new java.util.Random(seed);
+        for (int f = 0; f < files; f++) {
+            try (SequenceFile.Writer writer = SequenceFile.createWriter(new Configuration(),
+                    SequenceFile.Writer.file(new org.apache.hadoop.fs.Path(dir.resolve("part-m-0000" + f).toUri())),
+                    SequenceFile.Writer.keyClass(BytesWritable.class),
+                    SequenceFile.Writer.valueClass(BytesWritable.class))) {
+                for (int written = 0; written < bytesPerFile; ) {
+                    byte[] key = new byte[10 + random.nextInt(991)];
+                    byte[] value = new byte[random.nextInt(20_001)];
+                    random.nextBytes(key);
+                    random.nextBytes(value);
+                    writer.append(new BytesWritable(key), new BytesWritable(value));
+                    written += key.length + value.length;
+                }
+            }
+        }
     }
 
     private static List<byte[]> records(Path file) throws Exception {

@@ -310,6 +310,7 @@ final class LocalConnection {
 
     void refuse(Refusal why, String message) throws IOException {
         LOG.info("local request from user {} refused ({}): {}", peer, why, message);
+        endpoint.parts().service().counters().refused(why);
         byte[] b = LocalWire.body(o -> {
             o.writeByte(why.code());
             o.writeUTF(message);

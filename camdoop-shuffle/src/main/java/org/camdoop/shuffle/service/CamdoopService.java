@@ -92,6 +92,7 @@ public final class CamdoopService {
     /** Service messages handed to the vertex threads and not yet handled; bounded by the context's limits. */
     private final java.util.concurrent.atomic.AtomicInteger pendingMessages = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong droppedMessages = new java.util.concurrent.atomic.AtomicLong();
+    private final DaemonCounters counters = new DaemonCounters();
 
     public CamdoopService(ServiceContext context) {
         this.context = context;
@@ -131,6 +132,7 @@ public final class CamdoopService {
         node.addListener(new TransportListener() {
             @Override
             public void serverFailed(Coord server) {
+                counters.failureDeclared();
                 view = view.withFailed(server);
                 node.setFailureView(view);
                 // Every server hosts vertices of every shuffle: the running ones have lost a vertex (and its map
@@ -166,6 +168,11 @@ public final class CamdoopService {
     /** The job ended or expired on this daemon: forget its broadcast state. */
     public void forgetJob(String jobId) {
         broadcast.forget(jobId);
+    }
+
+    /** Running totals since the daemon started (for metrics). */
+    public DaemonCounters counters() {
+        return counters;
     }
 
     /** Shuffles with vertices still running here. */
@@ -260,6 +267,7 @@ public final class CamdoopService {
         startAcks.expect(spec, peers);
         RootStream root = new RootStream(context.rootCapacity());
         LOG.info("starting shuffle {}", spec.describe());
+        counters.rootStarted();
         runLocal(plan, Optional.of(root), unknownJob(spec));
         return root;
     }
@@ -281,6 +289,7 @@ public final class CamdoopService {
         parked.cancel(streamKey, partition);
         RunningShuffle r = running.remove(key);
         if (r != null) {
+            counters.aborted();
             signalIfIdle();
         }
         if (r != null) {
@@ -375,10 +384,12 @@ public final class CamdoopService {
             if (refusal != null) {
                 // Refused shuffles fail everywhere at once rather than wait for this daemon's streams.
                 LOG.warn("START of {} from {} refused: {}", s.spec().describe(), from, refusal);
+                counters.startRefused();
                 abort(s.spec().streamKey(), s.spec().partition(), "daemon " + node.coord() + " refused its start: "
                         + refusal, true);
                 return;
             }
+            counters.peerStartReceived();
             onStart(s.spec());
         } else if (m instanceof ShuffleMessages.StartAck ack) {
             startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
@@ -473,7 +484,10 @@ public final class CamdoopService {
         }
         // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
         for (Vertex v : wiring.allVertices()) {
-            v.finished().whenComplete((state, error) -> forget(key, r, v));
+            v.finished().whenComplete((state, error) -> {
+                counters.combined(v.recordsCombinedHere());
+                forget(key, r, v);
+            });
         }
         for (OutboundStream o : wiring.outputs()) {
             o.completion().whenComplete((v, error) -> {

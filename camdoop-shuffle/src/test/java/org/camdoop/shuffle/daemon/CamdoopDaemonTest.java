@@ -143,6 +143,22 @@ class CamdoopDaemonTest {
                 }
                 assertEquals(WordCounts.reference(maps, partition, 2), sums);
             }
+            // What the operator's metrics say of all that (docs/operations.md): the root started three shuffles, the
+            // peers refused the unproven one and aborted it, and the vertices combined "apple" and "pear".
+            org.camdoop.shuffle.service.DaemonCounters.Snapshot root = daemons.get(1).snapshot().totals();
+            assertEquals(3, root.rootStarts());
+            long refusedStarts = 0;
+            long peerStarts = 0;
+            long combined = 0;
+            for (CamdoopDaemon d : daemons) {
+                org.camdoop.shuffle.service.DaemonCounters.Snapshot t = d.snapshot().totals();
+                refusedStarts += t.startsRefused();
+                peerStarts += t.peerStarts();
+                combined += t.recordsCombined();
+            }
+            assertTrue(refusedStarts >= 1, "the unproven START was refused somewhere");
+            assertTrue(peerStarts >= 4, "two daemons got the two proven STARTs: " + peerStarts);
+            assertTrue(combined > 0, "records were combined on path");
         } finally {
             for (CamdoopDaemon d : daemons) {
                 d.close();

@@ -6,6 +6,8 @@ import org.apache.hadoop.metrics2.MetricsInfo;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.service.DaemonCounters;
 import org.camdoop.torus.transport.LinkState;
 
 /**
@@ -25,6 +27,15 @@ public final class CamdoopMetricsSource implements MetricsSource {
     private static final MetricsInfo PEER = Interns.info("Peer", "the neighbour's coordinate");
 
     private final Supplier<DaemonSnapshot> snapshot;
+
+    /** UNKNOWN_JOB -> UnknownJob. */
+    private static String toCamel(String constant) {
+        StringBuilder b = new StringBuilder();
+        for (String part : constant.split("_")) {
+            b.append(part.charAt(0)).append(part.substring(1).toLowerCase(java.util.Locale.ROOT));
+        }
+        return b.toString();
+    }
 
     public CamdoopMetricsSource(Supplier<DaemonSnapshot> snapshot) {
         this.snapshot = snapshot;
@@ -54,6 +65,18 @@ public final class CamdoopMetricsSource implements MetricsSource {
         d.addGauge(Interns.info("MapOutputsRegistered", "map outputs registered here by the jobs listed"),
                 s.mapOutputsByJob().values().stream().mapToLong(Integer::longValue).sum());
         d.addCounter(Interns.info("FramesDropped", "routed frames dropped here"), s.droppedFrames());
+        DaemonCounters.Snapshot t = s.totals();
+        d.addCounter(Interns.info("RootStarts", "shuffles started with their root here"), t.rootStarts());
+        d.addCounter(Interns.info("PeerStarts", "shuffle STARTs received from other daemons"), t.peerStarts());
+        d.addCounter(Interns.info("StartsRefused", "STARTs refused"), t.startsRefused());
+        d.addCounter(Interns.info("Aborts", "shuffles aborted while running here"), t.aborts());
+        d.addCounter(Interns.info("FailuresDeclared", "servers this daemon declared failed"), t.failuresDeclared());
+        d.addCounter(Interns.info("RecordsCombined", "records this daemon's vertices combined away"),
+                t.recordsCombined());
+        for (Refusal r : Refusal.values()) {
+            String name = "LocalRefusals" + toCamel(r.name());
+            d.addCounter(Interns.info(name, "local requests refused: " + r.name()), t.refusals().getOrDefault(r, 0L));
+        }
         for (LinkState l : s.links()) {
             collector.addRecord("CamdoopLink").setContext("camdoop").tag(COORD, coord)
                     .tag(PORT, l.port().label()).tag(PEER, DaemonSnapshot.format(l.peer()))

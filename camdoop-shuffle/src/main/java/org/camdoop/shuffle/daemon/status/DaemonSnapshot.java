@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.camdoop.shuffle.service.CamdoopService;
+import org.camdoop.shuffle.service.DaemonCounters;
 import org.camdoop.shuffle.service.ShuffleStatus;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
@@ -30,10 +31,12 @@ import org.camdoop.torus.transport.stream.BufferBudget;
  * @param shuffles            the running shuffles, at most {@link #MAX_LISTED}
  * @param mapOutputsByJob     the jobs registered here and how many map outputs each registered, at most
  *                            {@link #MAX_LISTED} jobs, by job id
+ * @param totals              running totals since the daemon started (starts, aborts, failures, combining, refusals)
  */
 public record DaemonSnapshot(Coord coord, TorusShape shape, List<LinkState> links, int buffersReserved,
         int buffersPeak, int buffersTotal, int segmentBytes, int openStreams, int runningShuffles, int parkedStarts,
-        long droppedFrames, List<ShuffleStatus> shuffles, SortedMap<String, Integer> mapOutputsByJob) {
+        long droppedFrames, List<ShuffleStatus> shuffles, SortedMap<String, Integer> mapOutputsByJob,
+        DaemonCounters.Snapshot totals) {
 
     /** Shuffles and jobs listed in one snapshot at most: a status answer stays small however busy the daemon is. */
     public static final int MAX_LISTED = 200;
@@ -57,7 +60,7 @@ public record DaemonSnapshot(Coord coord, TorusShape shape, List<LinkState> link
         return new DaemonSnapshot(node.coord(), node.shape(), node.linkStates(), budget.reservedBuffers(),
                 budget.peakReservedBuffers(), budget.totalBuffers(), budget.segmentBytes(), budget.openStreams(),
                 service.runningShuffles(), service.parkedStarts(), node.droppedFrames(), service.shuffles(MAX_LISTED),
-                jobs);
+                jobs, service.counters().snapshot());
     }
 
     /** Links that are up. */

@@ -1,5 +1,7 @@
 package org.camdoop.shuffle.daemon.status;
 
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.service.DaemonCounters;
 import org.camdoop.torus.transport.LinkState;
 
 /**
@@ -41,6 +43,22 @@ public final class PrometheusText {
                 s.mapOutputsByJob().size());
         gauge(b, self, "camdoop_map_outputs_registered", "map outputs registered here by the jobs listed",
                 s.mapOutputsByJob().values().stream().mapToLong(Integer::longValue).sum());
+        DaemonCounters.Snapshot t = s.totals();
+        counter(b, self, "camdoop_root_starts_total", "shuffles started with their root here", t.rootStarts());
+        counter(b, self, "camdoop_peer_starts_total", "shuffle STARTs received from other daemons", t.peerStarts());
+        counter(b, self, "camdoop_starts_refused_total", "STARTs refused (no proof for a job this daemon holds)",
+                t.startsRefused());
+        counter(b, self, "camdoop_aborts_total", "shuffles aborted while running here", t.aborts());
+        counter(b, self, "camdoop_failures_declared_total", "servers this daemon declared failed",
+                t.failuresDeclared());
+        counter(b, self, "camdoop_records_combined_total", "records this daemon's vertices combined away",
+                t.recordsCombined());
+        metric(b, "camdoop_local_refusals_total", "counter", "local requests refused, by reason");
+        for (Refusal r : Refusal.values()) {
+            b.append("camdoop_local_refusals_total{").append(self).append(",reason=\"")
+                    .append(r.name().toLowerCase(java.util.Locale.ROOT)).append("\"} ")
+                    .append(t.refusals().getOrDefault(r, 0L)).append('\n');
+        }
         metric(b, "camdoop_frames_dropped_total", "counter",
                 "routed frames dropped here: unknown stream, no route, hop budget spent");
         b.append("camdoop_frames_dropped_total{").append(self).append("} ").append(s.droppedFrames()).append('\n');
@@ -52,7 +70,15 @@ public final class PrometheusText {
     }
 
     private static void gauge(StringBuilder b, String self, String name, String help, long value) {
-        metric(b, name, "gauge", help);
+        sample(b, self, name, "gauge", help, value);
+    }
+
+    private static void counter(StringBuilder b, String self, String name, String help, long value) {
+        sample(b, self, name, "counter", help, value);
+    }
+
+    private static void sample(StringBuilder b, String self, String name, String type, String help, long value) {
+        metric(b, name, type, help);
         b.append(name).append('{').append(self).append("} ").append(value).append('\n');
     }
 

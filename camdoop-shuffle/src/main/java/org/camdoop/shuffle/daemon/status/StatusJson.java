@@ -1,5 +1,7 @@
 package org.camdoop.shuffle.daemon.status;
 
+import org.camdoop.shuffle.protocol.Refusal;
+import org.camdoop.shuffle.service.DaemonCounters;
 import org.camdoop.shuffle.service.ShuffleStatus;
 import org.camdoop.torus.transport.LinkState;
 
@@ -11,7 +13,9 @@ import org.camdoop.torus.transport.LinkState;
  *  "sent_bytes": 1234}, ...], "buffers": {"reserved": 0, "peak": 12, "total": 32768, "segment_bytes": 8192},
  *  "streams_open": 0, "shuffles_running": 1, "starts_parked": 0, "frames_dropped": 0,
  *  "shuffles": [{"job": "job_1_0001", "partition": 0, "root": "0,0,0", "vertices": 6, "finished": 2, "merging": 3}],
- *  "jobs": [{"job": "job_1_0001", "map_outputs": 3}]}
+ *  "jobs": [{"job": "job_1_0001", "map_outputs": 3}],
+ *  "totals": {"root_starts": 1, "peer_starts": 4, "starts_refused": 0, "aborts": 0, "failures_declared": 0,
+ *   "records_combined": 1200, "local_refusals": {"unknown_job": 0, "bad_proof": 0, ...}}}
  * </pre>
  */
 public final class StatusJson {
@@ -51,7 +55,19 @@ public final class StatusJson {
                     .append(e.getValue()).append('}');
             first = false;
         }
-        return b.append("]}").toString();
+        DaemonCounters.Snapshot t = s.totals();
+        b.append("], \"totals\": {\"root_starts\": ").append(t.rootStarts()).append(", \"peer_starts\": ")
+                .append(t.peerStarts()).append(", \"starts_refused\": ").append(t.startsRefused())
+                .append(", \"aborts\": ").append(t.aborts()).append(", \"failures_declared\": ")
+                .append(t.failuresDeclared()).append(", \"records_combined\": ").append(t.recordsCombined())
+                .append(", \"local_refusals\": {");
+        boolean firstRefusal = true;
+        for (Refusal r : Refusal.values()) {
+            b.append(firstRefusal ? "" : ", ").append('"').append(r.name().toLowerCase(java.util.Locale.ROOT))
+                    .append("\": ").append(t.refusals().getOrDefault(r, 0L));
+            firstRefusal = false;
+        }
+        return b.append("}}}").toString();
     }
 
     /** A JSON string: job ids come from tasks, so quotes, backslashes and control characters are escaped. */

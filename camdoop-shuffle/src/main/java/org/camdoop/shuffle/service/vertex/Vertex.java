@@ -68,6 +68,8 @@ public final class Vertex implements VertexInput {
     private boolean yielded;
     private long linkBytesOut;
     private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
+    /** Records this vertex's own combining removed (its children's not counted), published when it finishes. */
+    private volatile long combinedHere;
     private final java.util.concurrent.CompletableFuture<VertexState> finished =
             new java.util.concurrent.CompletableFuture<>();
 
@@ -90,6 +92,11 @@ public final class Vertex implements VertexInput {
 
     public String label() {
         return label;
+    }
+
+    /** Records this vertex combined away itself (0 until it finishes; its children count their own). */
+    public long recordsCombinedHere() {
+        return combinedHere;
     }
 
     /** Completes with DONE or FAILED once the vertex has sent its end (or its failure). */
@@ -276,6 +283,7 @@ public final class Vertex implements VertexInput {
         markUrgent(-1);
         List<MapAttemptSummary> parts = new ArrayList<>();
         long combined = pipeline.counters().recordsIn() - pipeline.counters().recordsOut();
+        combinedHere = combined;
         long linkBytes = linkBytesOut;
         for (EndOfStream end : childEnds) {
             parts.add(end.attempts());

@@ -27,7 +27,7 @@ class PeerStatusViewTest {
 
     private static DaemonSnapshot snapshot(Coord c) {
         return new DaemonSnapshot(c, TorusShape.parse("4x1x1"), List.of(), 0, 0, 1, 1, 0, 0, 0, 0, List.of(),
-                new TreeMap<>());
+                new TreeMap<>(), org.camdoop.shuffle.service.DaemonCounters.Snapshot.none());
     }
 
     @Test

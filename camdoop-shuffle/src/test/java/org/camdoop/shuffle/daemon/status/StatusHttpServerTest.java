@@ -27,7 +27,12 @@ class StatusHttpServerTest {
                     new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0)),
             3, 17, 32768, 8192, 2, 1, 0, 5,
             List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3)),
-            new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)));
+            new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)),
+            new org.camdoop.shuffle.service.DaemonCounters.Snapshot(1, 4, 0, 2, 1, 1200, java.util.Map.of(
+                    org.camdoop.shuffle.protocol.Refusal.UNKNOWN_JOB, 0L, org.camdoop.shuffle.protocol.Refusal.BAD_PROOF,
+                    3L, org.camdoop.shuffle.protocol.Refusal.MISSING_JARS, 0L,
+                    org.camdoop.shuffle.protocol.Refusal.REFUSED, 0L, org.camdoop.shuffle.protocol.Refusal.MALFORMED,
+                    7L)));
 
     private final HttpClient client = HttpClient.newHttpClient();
 
@@ -50,6 +55,9 @@ class StatusHttpServerTest {
                     + "camdoop_frames_dropped_total{coord=\"1,0,0\"} 5\n"), metrics.body());
             assertTrue(metrics.body().contains("camdoop_buffers_reserved_peak{coord=\"1,0,0\"} 17\n"));
             assertTrue(metrics.body().contains("camdoop_map_outputs_registered{coord=\"1,0,0\"} 3\n"));
+            assertTrue(metrics.body().contains("# TYPE camdoop_aborts_total counter\ncamdoop_aborts_total{coord=\"1,0,0\"} 2\n"));
+            assertTrue(metrics.body().contains(
+                    "camdoop_local_refusals_total{coord=\"1,0,0\",reason=\"malformed\"} 7\n"), metrics.body());
 
             HttpResponse<String> status = call(s, "GET", "/status.json");
             assertEquals(200, status.statusCode());
@@ -61,7 +69,10 @@ class StatusHttpServerTest {
                     + " \"starts_parked\": 0, \"frames_dropped\": 5, \"shuffles\": [{\"job\": \"job_1_0001\","
                     + " \"partition\": 2, \"root\": \"0,0,0\", \"vertices\": 6, \"finished\": 2, \"merging\": 3}],"
                     + " \"jobs\": [{\"job\": \"job_\\\"odd\\\\\\u000a\", \"map_outputs\": 0},"
-                    + " {\"job\": \"job_1_0001\", \"map_outputs\": 3}]}\n", status.body());
+                    + " {\"job\": \"job_1_0001\", \"map_outputs\": 3}], \"totals\": {\"root_starts\": 1,"
+                    + " \"peer_starts\": 4, \"starts_refused\": 0, \"aborts\": 2, \"failures_declared\": 1,"
+                    + " \"records_combined\": 1200, \"local_refusals\": {\"unknown_job\": 0, \"bad_proof\": 3,"
+                    + " \"missing_jars\": 0, \"refused\": 0, \"malformed\": 7}}}\n", status.body());
 
             assertEquals(404, call(s, "GET", "/jobs").statusCode());
             HttpResponse<String> page = call(s, "GET", "/");
@@ -99,6 +110,8 @@ class StatusHttpServerTest {
         assertEquals(1, value(records.get(0), "LinksUp"));
         assertEquals(17, value(records.get(0), "BuffersReservedPeak"));
         assertEquals(5, value(records.get(0), "FramesDropped"));
+        assertEquals(1200, value(records.get(0), "RecordsCombined"));
+        assertEquals(3, value(records.get(0), "LocalRefusalsBadProof"));
         assertEquals(4096, value(records.get(1), "SentBytes"));
         assertEquals(0, value(records.get(2), "Up"));
         assertEquals("-x", records.get(2).tags().stream().filter(t -> t.name().equals("Port")).findFirst()

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -101,21 +102,21 @@ class StatusPageBrowserTest {
                     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
                     WebElement summary = browser.findElement(By.id("summary"));
                     wait.until(b -> "81".equals(summary.getAttribute("data-links-up")));
-                    assertEquals(81, browser.findElements(By.cssSelector("path.link.up")).size());
-                    assertEquals(27, browser.findElements(By.cssSelector("g.node")).size());
-                    assertEquals("1,1,1", browser.findElement(By.cssSelector("g.node.self")).getAttribute("data-coord"));
+                    // The page redraws its SVG every second: read it in one script, never through elements found earlier.
+                    assertEquals(81L, js(browser, "return document.querySelectorAll('path.link.up').length"));
+                    assertEquals(27L, js(browser, "return document.querySelectorAll('g.node').length"));
+                    assertEquals("1,1,1", js(browser, "return document.querySelector('g.node.self').dataset.coord"));
                     // While the shuffle runs: its row, and links coloured by the bytes they carry between two polls.
                     wait.until(b -> b.findElement(By.cssSelector("#shuffles tbody")).getText().contains(JOB + " 0 1,1,1"));
-                    wait.until(b -> b.findElements(By.cssSelector("path.link")).stream()
-                            .anyMatch(l -> !"#bbb".equals(l.getAttribute("stroke"))));
+                    wait.until(b -> (Boolean) js(b, "return [...document.querySelectorAll('path.link')]"
+                            + ".some(l => l.getAttribute('stroke') !== '#bbb')"));
                     wait.until(b -> b.findElement(By.cssSelector("#jobs tbody")).getText().contains(JOB + " 27 27"));
 
                     assertInstanceOf(StreamItem.End.class, end.get(120, TimeUnit.SECONDS), "the shuffle completes");
                     torus.node(0).cutLink(Port.PLUS_X);
                     wait.until(b -> "1".equals(summary.getAttribute("data-links-down")));
-                    List<WebElement> down = browser.findElements(By.cssSelector("path.link.down"));
-                    assertEquals(1, down.size());
-                    assertEquals("0,0,0+x", down.get(0).getAttribute("data-link"));
+                    assertEquals(List.of("0,0,0+x"), js(browser, "return [...document.querySelectorAll('path.link.down')]"
+                            + ".map(l => l.dataset.link)"));
                     assertEquals("80", summary.getAttribute("data-links-up"));
                     assertTrue(summary.getText().contains("27 daemons answer, 0 do not; 80 of 81 links up"),
                             summary.getText());
@@ -127,6 +128,10 @@ class StatusPageBrowserTest {
                 }
             }
         }
+    }
+
+    private static Object js(WebDriver browser, String script) {
+        return ((JavascriptExecutor) browser).executeScript(script);
     }
 
     private static StreamItem drain(RootStream stream) {
