@@ -486,6 +486,7 @@ public final class CamdoopService {
         for (Vertex v : wiring.allVertices()) {
             v.finished().whenComplete((state, error) -> {
                 counters.combined(v.recordsCombinedHere());
+                counters.waitedForCredit(v.creditWaitedNanos());
                 forget(key, r, v);
             });
         }

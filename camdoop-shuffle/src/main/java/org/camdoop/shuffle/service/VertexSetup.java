@@ -163,7 +163,8 @@ final class VertexSetup {
         try {
             VertexOutput out = outputOf(spec, vp, root, opened);
             VertexContext ctx = new VertexContext(spec, vp, agg, out,
-                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords());
+                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords(),
+                    System::nanoTime);
             vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
             for (int i = 0; i < vp.inputs().size(); i++) {
                 StreamEdge e = vp.inputs().get(i);

@@ -73,6 +73,8 @@ public final class CamdoopMetricsSource implements MetricsSource {
         d.addCounter(Interns.info("FailuresDeclared", "servers this daemon declared failed"), t.failuresDeclared());
         d.addCounter(Interns.info("RecordsCombined", "records this daemon's vertices combined away"),
                 t.recordsCombined());
+        d.addCounter(Interns.info("CreditWaitMillis", "time finished vertices waited for their outputs' credit"),
+                t.creditWaitNanos() / 1_000_000);
         for (Refusal r : Refusal.values()) {
             String name = "LocalRefusals" + toCamel(r.name());
             d.addCounter(Interns.info(name, "local requests refused: " + r.name()), t.refusals().getOrDefault(r, 0L));

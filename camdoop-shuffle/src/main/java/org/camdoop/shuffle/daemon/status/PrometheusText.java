@@ -53,6 +53,10 @@ public final class PrometheusText {
                 t.failuresDeclared());
         counter(b, self, "camdoop_records_combined_total", "records this daemon's vertices combined away",
                 t.recordsCombined());
+        metric(b, "camdoop_credit_wait_seconds_total", "counter",
+                "time this daemon's finished vertices waited for their outputs' credit");
+        b.append("camdoop_credit_wait_seconds_total{").append(self).append("} ")
+                .append(String.format(java.util.Locale.ROOT, "%.6f", t.creditWaitNanos() / 1e9)).append('\n');
         metric(b, "camdoop_local_refusals_total", "counter", "local requests refused, by reason");
         for (Refusal r : Refusal.values()) {
             b.append("camdoop_local_refusals_total{").append(self).append(",reason=\"")

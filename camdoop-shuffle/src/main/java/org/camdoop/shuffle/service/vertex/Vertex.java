@@ -70,6 +70,10 @@ public final class Vertex implements VertexInput {
     private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
     /** Records this vertex's own combining removed (its children's not counted), published when it finishes. */
     private volatile long combinedHere;
+    /** When the current wait for credit began (owned by run()), and the waits' total, published when it finishes. */
+    private long creditWaitStart;
+    private long creditWaitNanos;
+    private volatile long creditWaited;
     private final java.util.concurrent.CompletableFuture<VertexState> finished =
             new java.util.concurrent.CompletableFuture<>();
 
@@ -92,6 +96,11 @@ public final class Vertex implements VertexInput {
 
     public String label() {
         return label;
+    }
+
+    /** Nanoseconds this vertex waited for its output's credit (0 until it finishes). */
+    public long creditWaitedNanos() {
+        return creditWaited;
     }
 
     /** Records this vertex combined away itself (0 until it finishes; its children count their own). */
@@ -195,6 +204,9 @@ public final class Vertex implements VertexInput {
         } else if (e instanceof Failed f) {
             failNow(f.reason());
         } else if (e instanceof Wake) {
+            if (waitingForCredit) {
+                creditWaitNanos += context.nanoClock().getAsLong() - creditWaitStart;
+            }
             waitingForCredit = false;
         } else if (e instanceof LocalData) {
             // nothing to record: the run this event causes retries the merge
@@ -243,6 +255,7 @@ public final class Vertex implements VertexInput {
             int length = pendingLengths.peek();
             if (!context.output().offer(pendingChunks.peek(), length)) {
                 waitingForCredit = true;
+                creditWaitStart = context.nanoClock().getAsLong();
                 context.output().whenWritable(() -> post(new Wake()));
                 return false;
             }
@@ -284,6 +297,7 @@ public final class Vertex implements VertexInput {
         List<MapAttemptSummary> parts = new ArrayList<>();
         long combined = pipeline.counters().recordsIn() - pipeline.counters().recordsOut();
         combinedHere = combined;
+        creditWaited = creditWaitNanos;
         long linkBytes = linkBytesOut;
         for (EndOfStream end : childEnds) {
             parts.add(end.attempts());

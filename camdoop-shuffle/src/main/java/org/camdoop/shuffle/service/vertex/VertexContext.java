@@ -1,6 +1,7 @@
 package org.camdoop.shuffle.service.vertex;
 
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.plan.VertexPlan;
@@ -15,9 +16,10 @@ import org.camdoop.shuffle.service.plan.VertexPlan;
  * @param urgency     told when the merge blocks on a child stream (and when it stops waiting for it)
  * @param executor    runs the vertex; a vertex never runs on two threads at once
  * @param pumpRecords records merged per turn before the vertex yields its thread to other vertices
+ * @param nanoClock   the clock the vertex times its waits for credit with ({@link System#nanoTime} but in tests)
  */
 public record VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregationSpec aggregation, VertexOutput output,
-        UrgencySignal urgency, Executor executor, int pumpRecords) {
+        UrgencySignal urgency, Executor executor, int pumpRecords, LongSupplier nanoClock) {
 
     /** Marks a child stream urgent: the sender should serve it before its other streams. */
     @FunctionalInterface

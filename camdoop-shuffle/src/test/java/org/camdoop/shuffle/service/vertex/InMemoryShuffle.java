@@ -28,7 +28,7 @@ final class InMemoryShuffle implements AutoCloseable {
     private final ExecutorService executor = Executors.newFixedThreadPool(3);
     private final List<Vertex> vertices = new ArrayList<>();
     private final Map<StreamEdge, Link> links = new HashMap<>();
-    final RootSink root = new RootSink();
+    final RootSink root;
     final AtomicLong linkChunks = new AtomicLong();
     final AtomicInteger maxHeldPerLink = new AtomicInteger();
 
@@ -38,6 +38,17 @@ final class InMemoryShuffle implements AutoCloseable {
      */
     InMemoryShuffle(ShufflePlan plan, int servers, JobAggregationSpec spec,
             Map<Integer, List<LocalMapOutput>> localOutputs, int window) throws Exception {
+        this(plan, servers, spec, localOutputs, window, System::nanoTime, false);
+    }
+
+    /**
+     * @param clock    the vertices' clock (their waits for credit)
+     * @param gateRoot whether the reduce task's end refuses chunks until {@link RootSink#open()}
+     */
+    InMemoryShuffle(ShufflePlan plan, int servers, JobAggregationSpec spec,
+            Map<Integer, List<LocalMapOutput>> localOutputs, int window, java.util.function.LongSupplier clock,
+            boolean gateRoot) throws Exception {
+        this.root = new RootSink(gateRoot);
         Map<StreamEdge, Vertex> receivers = new HashMap<>();
         Map<StreamEdge, Integer> inputIndex = new HashMap<>();
         List<Object[]> toStart = new ArrayList<>();
@@ -50,7 +61,8 @@ final class InMemoryShuffle implements AutoCloseable {
                         : links.computeIfAbsent(vp.output().orElseThrow(), k -> new Link(window));
                 List<Link> inputLinks = vp.inputs().stream().map(links::get).toList();
                 VertexContext ctx = new VertexContext(plan.spec(), vp, spec, out,
-                        (child, urgent) -> inputLinks.get(child).urgentSignals.incrementAndGet(), executor, 512);
+                        (child, urgent) -> inputLinks.get(child).urgentSignals.incrementAndGet(), executor, 512,
+                        clock);
                 Vertex v = new Vertex(ctx, server + "/" + vp.vertex());
                 vertices.add(v);
                 for (int i = 0; i < vp.inputs().size(); i++) {
@@ -160,14 +172,30 @@ final class InMemoryShuffle implements AutoCloseable {
         }
     }
 
-    /** The reduce task's end: collects the root's chunks. */
+    /** The reduce task's end: collects the root's chunks; gated, it refuses them until opened. */
     static final class RootSink implements VertexOutput {
         final List<byte[]> chunks = new java.util.concurrent.CopyOnWriteArrayList<>();
         final CompletableFuture<EndOfStream> done = new CompletableFuture<>();
         final AtomicLong bytes = new AtomicLong();
+        /** Completes with the root vertex's wake once it waits at the closed gate. */
+        final CompletableFuture<Runnable> waiting = new CompletableFuture<>();
+        private volatile boolean gated;
+
+        RootSink(boolean gated) {
+            this.gated = gated;
+        }
+
+        /** Lets chunks through from now on and wakes the root vertex if it waits. */
+        void open() {
+            gated = false;
+            waiting.thenAccept(Runnable::run);
+        }
 
         @Override
         public boolean offer(byte[] chunk, int length) {
+            if (gated) {
+                return false;
+            }
             chunks.add(Arrays.copyOf(chunk, length));
             bytes.addAndGet(length);
             return true;
@@ -175,7 +203,11 @@ final class InMemoryShuffle implements AutoCloseable {
 
         @Override
         public void whenWritable(Runnable wake) {
-            wake.run();
+            if (gated) {
+                waiting.complete(wake);
+            } else {
+                wake.run();
+            }
         }
 
         @Override

@@ -158,6 +158,26 @@ class VertexNetworkTest {
         }
     }
 
+    /** The root vertex times its wait for the reduce task's credit on its clock: exactly the time the gate was shut. */
+    @Test
+    void aVertexTimesItsWaitForCreditOnItsClock() throws Exception {
+        TorusShape shape = TorusShape.parse("2x2x2");
+        JobConf conf = WordCounts.jobWithCombiner(1);
+        Job job = writeJob(conf, shape, 0.5, 3);
+        ShuffleSpec spec = new ShuffleSpec(99L, "job_1_0001", 0, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP,
+                TreeChoice.SIX, new TreeSet<>(job.byAttempt().keySet()));
+        java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong(1_000);
+        try (InMemoryShuffle net = new InMemoryShuffle(new ShufflePlan(spec, FailureView.none(shape)), shape.size(),
+                JobAggregationSpec.fromJob(conf).withBufferSizes(4096, 4096), job.byServer(), 2, clock::get, true)) {
+            net.root.waiting.get(60, TimeUnit.SECONDS);
+            clock.addAndGet(5_000_000);
+            net.root.open();
+            net.root.done.get(60, TimeUnit.SECONDS);
+            Vertex root = net.vertices().stream().filter(v -> v.label().contains(" root ")).findFirst().orElseThrow();
+            assertEquals(5_000_000, root.creditWaitedNanos());
+        }
+    }
+
     @Test
     void onPathCombiningShrinksWhatReachesTheRoot() throws Exception {
         TorusShape shape = TorusShape.parse("3x3x3");
