@@ -83,7 +83,8 @@ public final class CamdoopMetricsSource implements MetricsSource {
             collector.addRecord("CamdoopLink").setContext("camdoop").tag(COORD, coord)
                     .tag(PORT, l.port().label()).tag(PEER, DaemonSnapshot.format(l.peer()))
                     .addGauge(Interns.info("Up", "1 if the link is up"), l.up() ? 1 : 0)
-                    .addCounter(Interns.info("SentBytes", "bytes of stream frames this daemon wrote on the link"), l.bytesSent());
+                    .addCounter(Interns.info("SentBytes", "bytes of stream frames this daemon wrote on the link"),
+                            l.bytesSent());
         }
     }
 }

@@ -24,8 +24,8 @@ import org.camdoop.torus.transport.Topology;
  *
  * <p>Bounded: the endpoint is unauthenticated, so a view is computed at most once per {@link #MIN_INTERVAL_NANOS}
  * whatever the request rate (later requests get the cached one), and a peer's answer longer than
- * {@link #MAX_ANSWER_CHARS}, not a JSON object, or naming another coordinate counts as unreachable. Thread-safety: {@link #json()} is synchronized (one HTTP thread calls
- * it anyway).
+ * {@link #MAX_ANSWER_CHARS}, not a JSON object, or naming another coordinate counts as unreachable. Thread-safety:
+ * {@link #json()} is synchronized (one HTTP thread calls it anyway).
  */
 public final class PeerStatusView implements TorusView {
     static final long MIN_INTERVAL_NANOS = 1_000_000_000L;
@@ -38,7 +38,8 @@ public final class PeerStatusView implements TorusView {
     private final int httpPort;
     private final Supplier<DaemonSnapshot> own;
     private final LongSupplier nanoTime;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(DEADLINE).build();
+    /** Made for the first view: an HTTP client runs a selector thread, and most daemons' pages are never opened. */
+    private HttpClient client;
     private String cached;
     private long cachedAt;
 
@@ -59,6 +60,9 @@ public final class PeerStatusView implements TorusView {
         long now = nanoTime.getAsLong();
         if (cached != null && now - cachedAt < MIN_INTERVAL_NANOS) {
             return cached;
+        }
+        if (client == null) {
+            client = HttpClient.newBuilder().connectTimeout(DEADLINE).build();
         }
         TorusShape shape = topology.shape();
         List<Coord> peers = new ArrayList<>();

@@ -24,7 +24,8 @@ public final class PrometheusText {
         for (LinkState l : s.links()) {
             b.append("camdoop_link_up{").append(linkLabels(self, l)).append("} ").append(l.up() ? 1 : 0).append('\n');
         }
-        metric(b, "camdoop_link_sent_bytes_total", "counter", "bytes of stream frames this daemon wrote on the link (control frames and heartbeats not counted)");
+        metric(b, "camdoop_link_sent_bytes_total", "counter",
+                "bytes of stream frames this daemon wrote on the link (control frames and heartbeats not counted)");
         for (LinkState l : s.links()) {
             b.append("camdoop_link_sent_bytes_total{").append(linkLabels(self, l)).append("} ").append(l.bytesSent())
                     .append('\n');

@@ -35,8 +35,8 @@ public final class StatusJson {
                     .append(", \"sent_bytes\": ").append(l.bytesSent()).append('}');
         }
         b.append("], \"buffers\": {\"reserved\": ").append(s.buffersReserved()).append(", \"peak\": ")
-                .append(s.buffersPeak()).append(", \"total\": ").append(s.buffersTotal()).append(", \"segment_bytes\": ")
-                .append(s.segmentBytes()).append("}, ");
+                .append(s.buffersPeak()).append(", \"total\": ").append(s.buffersTotal())
+                .append(", \"segment_bytes\": ").append(s.segmentBytes()).append("}, ");
         b.append("\"streams_open\": ").append(s.openStreams()).append(", ");
         b.append("\"shuffles_running\": ").append(s.runningShuffles()).append(", ");
         b.append("\"starts_parked\": ").append(s.parkedStarts()).append(", ");

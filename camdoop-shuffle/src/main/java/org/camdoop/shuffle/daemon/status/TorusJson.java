@@ -13,7 +13,8 @@ public final class TorusJson {
     public static String render(TorusShape shape, Coord self, long timeMs, List<String> daemons,
             List<Coord> unreachable) {
         StringBuilder b = new StringBuilder("{\"shape\": \"").append(shape).append("\", \"self\": \"")
-                .append(DaemonSnapshot.format(self)).append("\", \"time_ms\": ").append(timeMs).append(", \"daemons\": [");
+                .append(DaemonSnapshot.format(self)).append("\", \"time_ms\": ").append(timeMs)
+                .append(", \"daemons\": [");
         for (int i = 0; i < daemons.size(); i++) {
             b.append(i == 0 ? "" : ", ").append(daemons.get(i));
         }
