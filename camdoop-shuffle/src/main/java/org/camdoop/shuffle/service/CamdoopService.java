@@ -3,15 +3,9 @@ package org.camdoop.shuffle.service;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
@@ -43,47 +37,22 @@ import org.slf4j.LoggerFactory;
  * that does not know the job yet parks the START ({@link ParkedStarts}) until the spec is registered, refused, or
  * {@link ServiceContext#specWaitMs()} runs out, and then runs or fails its vertices.
  *
- * <p>Thread-safety: {@code running} is a concurrent map; {@code view} is replaced whole (volatile). Service messages
+ * <p>Thread-safety: {@code running} is thread-safe ({@link RunningShuffles}); {@code view} is replaced whole (volatile). Service messages
  * arrive on the transport's event loop and are handed to the vertex executor at once.
  */
 public final class CamdoopService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopService.class);
 
-    private record ShuffleKey(long streamKey, int partition) {
-    }
-
-    private static final int MAX_REMEMBERED = 4096;
-    /** Shuffles aborted recently, so a START that arrives after its ABORT does not run; guarded by itself. */
-    private final Set<ShuffleKey> aborted = recentKeys();
-    /** Shuffles whose START this daemon has taken, so a START sent again (its ACK was lost) runs nothing twice. */
-    private final Set<ShuffleKey> started = recentKeys();
-
-    private static Set<ShuffleKey> recentKeys() {
-        return Collections.newSetFromMap(new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<ShuffleKey, Boolean> eldest) {
-                return size() > MAX_REMEMBERED;
-            }
-        });
-    }
-
-    /** What the task proved for each shuffle rooted here, re-sent with every START. Guarded by itself. */
-    private final Map<ShuffleKey, StartProof> rootProofs = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ShuffleKey, StartProof> eldest) {
-            return size() > MAX_REMEMBERED;
-        }
-    };
+    /** Aborted shuffles, STARTs taken and roots' proofs, remembered for a while. */
+    private final RecentShuffles recent = new RecentShuffles();
     /** Whether a START from a peer may run here (set by the daemon: job token checks). */
     private volatile StartProof.Check startCheck = StartProof.Check.ACCEPT_ALL;
 
     private final ServiceContext context;
     private final TorusNode node;
     private final TorusShape shape;
-    private final Map<ShuffleKey, RunningShuffle> running = new ConcurrentHashMap<>();
-    /** Waiting for {@code running} to empty ({@link #whenIdle}); guarded by itself. */
-    private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
+    private final RunningShuffles running = new RunningShuffles();
     private final SpecBroadcast broadcast;
     private final ParkedStarts parked;
     private final StartAcks startAcks;
@@ -138,7 +107,7 @@ public final class CamdoopService {
                 // Every server hosts vertices of every shuffle: the running ones have lost a vertex (and its map
                 // outputs). Recovery from the last key (paper section 4.2) is not built yet, so they fail now rather
                 // than wait for streams that will never end; the reduce attempts retry.
-                for (ShuffleKey key : List.copyOf(running.keySet())) {
+                for (ShuffleKey key : running.keys()) {
                     abort(key.streamKey(), key.partition(), "server " + server + " failed", true);
                 }
             }
@@ -182,9 +151,7 @@ public final class CamdoopService {
 
     /** The shuffles running here, at most {@code max} of them, by job and partition. */
     public List<ShuffleStatus> shuffles(int max) {
-        return running.values().stream().map(RunningShuffle::status)
-                .sorted(java.util.Comparator.comparing(ShuffleStatus::jobId).thenComparing(ShuffleStatus::partition))
-                .limit(max).toList();
+        return running.statuses(max);
     }
 
     /**
@@ -192,33 +159,7 @@ public final class CamdoopService {
      * acknowledged or closed. For callers that wait for a daemon to settle (tests, an orderly stop).
      */
     public CompletableFuture<Void> whenIdle() {
-        synchronized (idleWaiters) {
-            if (running.isEmpty()) {
-                return CompletableFuture.completedFuture(null);
-            }
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            idleWaiters.add(f);
-            return f;
-        }
-    }
-
-    private void drop(ShuffleKey key, RunningShuffle r) {
-        if (running.remove(key, r)) {
-            signalIfIdle();
-        }
-    }
-
-    /** Called after a removal from {@code running}; the check runs under the waiters' lock so none is missed. */
-    private void signalIfIdle() {
-        List<CompletableFuture<Void>> ready;
-        synchronized (idleWaiters) {
-            if (!running.isEmpty() || idleWaiters.isEmpty()) {
-                return;
-            }
-            ready = List.copyOf(idleWaiters);
-            idleWaiters.clear();
-        }
-        ready.forEach(f -> f.complete(null));
+        return running.whenIdle();
     }
 
     /**
@@ -244,9 +185,7 @@ public final class CamdoopService {
      * @throws IllegalArgumentException if the spec's root is not this server
      */
     public RootStream startShuffle(ShuffleSpec spec, StartProof proof) {
-        synchronized (rootProofs) {
-            rootProofs.put(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
-        }
+        recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
         if (!spec.root().equals(node.coord())) {
             throw new IllegalArgumentException("shuffle " + spec.describe() + " must start on its root, not on "
                     + node.coord());
@@ -279,20 +218,12 @@ public final class CamdoopService {
 
     private void abort(long streamKey, int partition, String reason, boolean broadcast) {
         ShuffleKey key = new ShuffleKey(streamKey, partition);
-        synchronized (aborted) {
-            aborted.add(key);
-        }
-        synchronized (rootProofs) {
-            rootProofs.remove(key);
-        }
+        recent.aborted(key);
         startAcks.forget(streamKey, partition);
         parked.cancel(streamKey, partition);
         RunningShuffle r = running.remove(key);
         if (r != null) {
             counters.aborted();
-            signalIfIdle();
-        }
-        if (r != null) {
             stop(r.abort(), "aborted: " + reason);
         }
         if (broadcast) {
@@ -308,10 +239,7 @@ public final class CamdoopService {
 
     private void sendStart(ShuffleSpec spec, int server) {
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
-        StartProof proof;
-        synchronized (rootProofs) {
-            proof = rootProofs.getOrDefault(new ShuffleKey(spec.streamKey(), spec.partition()), StartProof.NONE);
-        }
+        StartProof proof = recent.proofOf(new ShuffleKey(spec.streamKey(), spec.partition()));
         node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec, proof)));
     }
 
@@ -321,12 +249,6 @@ public final class CamdoopService {
         s.inputs().forEach(node::closeInbound);
         IllegalStateException cause = new IllegalStateException(reason);
         s.outputs().forEach(o -> o.close(cause));
-    }
-
-    private boolean wasAborted(ShuffleKey key) {
-        synchronized (aborted) {
-            return aborted.contains(key);
-        }
     }
 
     private void onMessage(Coord from, StreamId id, ByteBuf payload) {
@@ -350,10 +272,8 @@ public final class CamdoopService {
             // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
             // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
             node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
-            synchronized (started) {
-                if (started.contains(new ShuffleKey(id.job(), id.partition()))) {
-                    return; // a START sent again after a lost ACK: already taken, nothing to queue
-                }
+            if (recent.startTaken(new ShuffleKey(id.job(), id.partition()))) {
+                return; // a START sent again after a lost ACK: already taken, nothing to queue
             }
         }
         pendingMessages.incrementAndGet();
@@ -404,12 +324,10 @@ public final class CamdoopService {
 
     private void onStart(ShuffleSpec spec) {
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
-        synchronized (started) {
-            if (!started.add(key)) {
-                return;
-            }
+        if (!recent.takeStart(key)) {
+            return;
         }
-        if (wasAborted(key)) {
+        if (recent.wasAborted(key)) {
             return; // its ABORT overtook it: neither run nor park it
         }
         ParkedStarts.Parking p = parked.park(spec, () -> knows(spec.jobId()));
@@ -417,7 +335,7 @@ public final class CamdoopService {
             case KNOWN_NOW -> runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
             case PARKED -> {
                 // An ABORT that slipped in between the check above and the parking must still un-park it.
-                if (wasAborted(key)) {
+                if (recent.wasAborted(key)) {
                     parked.cancel(spec.streamKey(), spec.partition());
                 } else {
                     LOG.debug("shuffle {} waits for the spec of {}", spec.describe(), spec.jobId());
@@ -452,13 +370,13 @@ public final class CamdoopService {
                 .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
                         a.combineBatchBytes()));
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
-        if (wasAborted(key)) {
+        if (recent.wasAborted(key)) {
             // Its ABORT overtook this START (they run on different threads): nothing to do.
             root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
             return;
         }
         RunningShuffle r = new RunningShuffle(spec);
-        if (running.putIfAbsent(key, r) != null) {
+        if (!running.add(key, r)) {
             LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
             root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));
             return;
@@ -480,7 +398,7 @@ public final class CamdoopService {
             return;
         }
         if (wiring.isEmpty()) {
-            drop(key, r);
+            running.remove(key, r);
         }
         // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
         for (Vertex v : wiring.allVertices()) {
@@ -493,7 +411,7 @@ public final class CamdoopService {
         for (OutboundStream o : wiring.outputs()) {
             o.completion().whenComplete((v, error) -> {
                 if (r.forget(o)) {
-                    drop(key, r);
+                    running.remove(key, r);
                 }
             });
         }
@@ -508,7 +426,7 @@ public final class CamdoopService {
 
     private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {
         if (r.forget(finished)) {
-            drop(key, r);
+            running.remove(key, r);
         }
     }
 }

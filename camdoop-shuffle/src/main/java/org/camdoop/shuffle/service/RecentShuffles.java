@@ -1,0 +1,76 @@
+package org.camdoop.shuffle.service;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.camdoop.shuffle.service.net.StartProof;
+
+/**
+ * What a daemon remembers of recent shuffles, each memory bounded to the newest {@link #MAX_REMEMBERED}: which were
+ * aborted (a START that arrives after its ABORT must not run), which STARTs it has taken (a START sent again after a
+ * lost ACK runs nothing twice), and what each root's task proved (re-sent with every START). Thread-safe: each
+ * memory is guarded by itself.
+ */
+final class RecentShuffles {
+    static final int MAX_REMEMBERED = 4096;
+
+    private final Set<ShuffleKey> aborted = recentKeys();
+    private final Set<ShuffleKey> started = recentKeys();
+    private final Map<ShuffleKey, StartProof> rootProofs = bounded();
+
+    private static Set<ShuffleKey> recentKeys() {
+        return Collections.newSetFromMap(bounded());
+    }
+
+    private static <V> Map<ShuffleKey, V> bounded() {
+        return new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ShuffleKey, V> eldest) {
+                return size() > MAX_REMEMBERED;
+            }
+        };
+    }
+
+    /** The shuffle was aborted: remember it, and forget what its root's task proved. */
+    void aborted(ShuffleKey key) {
+        synchronized (aborted) {
+            aborted.add(key);
+        }
+        synchronized (rootProofs) {
+            rootProofs.remove(key);
+        }
+    }
+
+    boolean wasAborted(ShuffleKey key) {
+        synchronized (aborted) {
+            return aborted.contains(key);
+        }
+    }
+
+    /** Takes the shuffle's START; false if it was taken before. */
+    boolean takeStart(ShuffleKey key) {
+        synchronized (started) {
+            return started.add(key);
+        }
+    }
+
+    boolean startTaken(ShuffleKey key) {
+        synchronized (started) {
+            return started.contains(key);
+        }
+    }
+
+    void proved(ShuffleKey key, StartProof proof) {
+        synchronized (rootProofs) {
+            rootProofs.put(key, proof);
+        }
+    }
+
+    /** What the root's task proved for {@code key}; {@link StartProof#NONE} if nothing is remembered. */
+    StartProof proofOf(ShuffleKey key) {
+        synchronized (rootProofs) {
+            return rootProofs.getOrDefault(key, StartProof.NONE);
+        }
+    }
+}
