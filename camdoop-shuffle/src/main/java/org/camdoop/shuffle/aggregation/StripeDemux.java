@@ -16,15 +16,17 @@ import org.apache.hadoop.fs.ChecksumException;
  * blocked-merge rule, on a child elsewhere whose own progress depends on another tree here), so a shared reader that
  * stopped when one stripe's queue was full could close a wait-for cycle across servers. This demux never stops for a
  * consumer: it is driven by whichever consumer finds its own queue empty, on that consumer's thread, and a stripe whose
- * queue would exceed {@link #stripeBoundBytes()} is <em>detached</em>: it keeps what is queued and then reads on with
- * its own cursor over the segment from the record where the demux left it (today's one-reader-per-tree path). The only
+ * queue would exceed {@link #stripeBoundBytes()} and which cannot borrow more from the daemon's {@link ReadaheadPool}
+ * is <em>detached</em>: it keeps what is queued and then reads on with its own cursor over the segment from the record
+ * where the demux left it (today's one-reader-per-tree path). The only
  * stall is the lock: a consumer that finds its queue empty while another thread is decoding reports
  * {@link Advance#NO_DATA_YET} and is woken (its waker runs) when that thread lets go; a decoding pass ends once the
  * driving stripe has a chunk, is detached, or the segment ends, or after {@link #PASS_BYTES} (then the driver yields
  * its thread with NO_DATA_YET and its own waker, like a merge that used its pump budget). Common case: one decode; worst case (every stripe but one
  * detached): what one reader per stripe costs.
  *
- * <p>Memory: one read block (64 KB at most) plus at most {@code stripeBoundBytes} (plus one record) queued per stripe.
+ * <p>Memory: one read block (64 KB at most) plus at most {@code stripeBoundBytes} (plus one record) queued per stripe,
+ * plus what stripes borrow from the daemon's {@link ReadaheadPool} (whole chunks, given back as their queues drain).
  *
  * <p>Corruption: stripes see records before the segment's CRC is verified (as with one reader per stripe), but a stripe
  * reports its end only after the demux has read the EOF marker and verified the CRC; a checksum or format failure
@@ -57,6 +59,8 @@ public final class StripeDemux {
         byte[] open;
         int openFill;
         long queuedBytes;
+        /** Bytes of the {@link ReadaheadPool} this stripe holds, whole chunks, to queue beyond its own bound. */
+        long borrowed;
         long detachedAtRecord = -1;
         StripeState state = StripeState.UNCLAIMED;
         Runnable waker = () -> { };
@@ -106,6 +110,7 @@ public final class StripeDemux {
     private final RunSource source;
     private final KeyStriper striper;
     private final int stripeBoundBytes;
+    private final ReadaheadPool readahead;
     /** Stripes whose consumers found it held are woken by whoever releases it, whatever it held it for. */
     private final WakingLock lock = new WakingLock(s -> wake(s));
     private final Stripe[] stripes;
@@ -122,6 +127,15 @@ public final class StripeDemux {
      * dropped, so claim every stripe before any consumer reads.
      */
     public StripeDemux(String label, RunSource source, KeyStriper striper, int stripeBoundBytes) throws IOException {
+        this(label, source, striper, stripeBoundBytes, ReadaheadPool.NONE);
+    }
+
+    /**
+     * A demux whose stripes may queue beyond {@code stripeBoundBytes} with memory borrowed from {@code readahead}
+     * before they detach.
+     */
+    public StripeDemux(String label, RunSource source, KeyStriper striper, int stripeBoundBytes,
+            ReadaheadPool readahead) throws IOException {
         if (striper.stripes() > Integer.SIZE) {
             throw new IllegalArgumentException("at most " + Integer.SIZE + " stripes: " + striper.stripes());
         }
@@ -132,6 +146,7 @@ public final class StripeDemux {
         this.source = source;
         this.striper = striper;
         this.stripeBoundBytes = stripeBoundBytes;
+        this.readahead = readahead;
         this.stripes = new Stripe[striper.stripes()];
         for (int s = 0; s < stripes.length; s++) {
             stripes[s] = new Stripe();
@@ -208,6 +223,7 @@ public final class StripeDemux {
                 if (chunk != null) {
                     int length = s.sealedLengths.poll();
                     s.queuedBytes -= length;
+                    giveBackSpare(s);
                     return new Take(chunk, length, Advance.RECORD, -1);
                 }
                 if (s.openFill > 0) {
@@ -268,9 +284,8 @@ public final class StripeDemux {
                 if (s.state != StripeState.QUEUED) {
                     continue; // unclaimed, closed, or reading on its own cursor
                 }
-                if (s.queuedBytes > 0 && s.queuedBytes + RecordLayout.recordSize(key.length(),
-                        reader.value().length()) > stripeBoundBytes) {
-                    // Its tree lags: stop holding its records, so no other tree ever waits for it.
+                if (s.queuedBytes > 0 && !fits(s, RecordLayout.recordSize(key.length(), reader.value().length()))) {
+                    // Its tree lags too far: stop holding its records, so no other tree ever waits for it.
                     s.state = StripeState.DETACHED;
                     s.detachedAtRecord = index;
                     s.seal();
@@ -284,6 +299,30 @@ public final class StripeDemux {
             failure = e instanceof IOException io ? io : new IOException(label + ": " + e, e);
             closeReader();
             throw copyOf(failure);
+        }
+    }
+
+    /** Whether {@code size} more bytes fit in {@code s}'s queue: its bound plus what it borrows from the pool. */
+    private boolean fits(Stripe s, int size) {
+        long over = s.queuedBytes + size - stripeBoundBytes - s.borrowed;
+        if (over <= 0) {
+            return true;
+        }
+        long chunks = (over + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
+        if (!readahead.tryTake(chunks)) {
+            return false;
+        }
+        s.borrowed += chunks;
+        return true;
+    }
+
+    /** Gives back the whole chunks of {@code s}'s borrowed memory its queue no longer needs. */
+    private void giveBackSpare(Stripe s) {
+        long needed = Math.max(0, s.queuedBytes - stripeBoundBytes);
+        long back = (s.borrowed - needed) / CHUNK_BYTES * CHUNK_BYTES;
+        if (back > 0) {
+            readahead.give(back);
+            s.borrowed -= back;
         }
     }
 
@@ -321,6 +360,8 @@ public final class StripeDemux {
             Stripe s = stripes[stripe];
             s.state = StripeState.CLOSED;
             s.clear();
+            readahead.give(s.borrowed);
+            s.borrowed = 0;
             for (Stripe other : stripes) {
                 if (other.state == StripeState.QUEUED) {
                     return;

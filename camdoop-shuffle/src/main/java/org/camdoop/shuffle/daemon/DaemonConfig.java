@@ -99,6 +99,13 @@ public final class DaemonConfig {
     public static final String SERVICE_PENDING_MAX = "camdoop.daemon.service.pending.max";
     public static final int DEFAULT_SERVICE_PENDING_MAX = ServiceLimits.DEFAULT_MAX_PENDING_MESSAGES;
 
+    /**
+     * Bytes of local map output records a daemon keeps decoded ahead for trees that lag behind the others, shared by
+     * all its shuffles; beyond it a lagging tree reads the map output again on its own. 0: each tree keeps 256 KB.
+     */
+    public static final String READAHEAD_BYTES = "camdoop.daemon.readahead.bytes";
+    public static final long DEFAULT_READAHEAD_BYTES = ServiceLimits.DEFAULT_READAHEAD_BYTES;
+
     private final Configuration conf;
 
     private DaemonConfig(Configuration conf) {
@@ -178,10 +185,15 @@ public final class DaemonConfig {
         return positive(SPEC_WAIT_MS, conf.getLong(SPEC_WAIT_MS, DEFAULT_SPEC_WAIT_MS));
     }
 
-    /** {@link #RECORD_MAX_BYTES} and {@link #SERVICE_PENDING_MAX}. */
+    /** {@link #RECORD_MAX_BYTES}, {@link #SERVICE_PENDING_MAX} and {@link #READAHEAD_BYTES}. */
     public ServiceLimits serviceLimits() {
+        long readahead = conf.getLong(READAHEAD_BYTES, DEFAULT_READAHEAD_BYTES);
+        if (readahead < 0) {
+            throw new IllegalArgumentException(READAHEAD_BYTES + " must not be negative, got " + readahead);
+        }
         return new ServiceLimits(positive(RECORD_MAX_BYTES, conf.getLong(RECORD_MAX_BYTES, DEFAULT_RECORD_MAX_BYTES)),
-                positive(SERVICE_PENDING_MAX, conf.getInt(SERVICE_PENDING_MAX, DEFAULT_SERVICE_PENDING_MAX)));
+                positive(SERVICE_PENDING_MAX, conf.getInt(SERVICE_PENDING_MAX, DEFAULT_SERVICE_PENDING_MAX)),
+                readahead);
     }
 
     /** The transport's settings: every {@code camdoop.*} key of the configuration, defaults left to the transport. */

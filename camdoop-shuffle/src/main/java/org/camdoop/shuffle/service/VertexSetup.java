@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.aggregation.ReadaheadPool;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.StreamInput;
 import org.camdoop.shuffle.service.net.StreamOutput;
@@ -42,9 +43,12 @@ final class VertexSetup {
     private final ServiceContext context;
     private final TorusNode node;
     private final TorusShape shape;
+    /** Shared by all shuffles' demuxes on this daemon. */
+    private final ReadaheadPool readahead;
 
     VertexSetup(ServiceContext context) {
         this.context = context;
+        this.readahead = new ReadaheadPool(context.limits().readaheadBytes());
         this.node = context.node();
         this.shape = node.shape();
     }
@@ -111,7 +115,7 @@ final class VertexSetup {
         try {
             // Every vertex of one shuffle on a daemon carries the same job spec.
             inputs = LocalInputs.openShared(reading.get(0).agg(), context.catalog().outputsOf(spec.jobId()),
-                    spec.expectedAttempts(), spec.partition(), readers);
+                    spec.expectedAttempts(), spec.partition(), readers, readahead);
         } catch (IOException | RuntimeException e) {
             // Logged here as well as reported: a refused file (MapOutputRefusedException) is an operator's concern.
             LOG.warn("{} partition {}: cannot read local map outputs on {}: {}", spec.jobId(), spec.partition(),

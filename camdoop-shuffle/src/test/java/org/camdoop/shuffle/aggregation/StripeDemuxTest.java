@@ -22,6 +22,7 @@ import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapred.IndexRecord;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.SpillRecord;
+import org.camdoop.shuffle.records.RecordLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -171,6 +172,61 @@ class StripeDemuxTest {
         for (SortedRun r : runs) {
             r.close();
         }
+    }
+
+    /**
+     * A lagging stripe borrows from the daemon's read-ahead pool before it detaches: with room for one whole stripe no
+     * stripe detaches when one is read before all others, and every byte comes back; with a small pool stripes borrow
+     * at most the pool, then detach as before. Two demuxes share one pool, as the shuffles of a daemon do.
+     */
+    @Test
+    void laggingStripesBorrowFromTheSharedPoolBeforeTheyDetachAndGiveItAllBack() throws IOException {
+        write(false, 40_000);
+        List<List<Records.Raw>> expected = expectedStripes();
+        long largestStripe = 0;
+        for (List<Records.Raw> stripe : expected) {
+            long bytes = 0;
+            for (Records.Raw r : stripe) {
+                bytes += RecordLayout.recordSize(r.key().length, r.value().length);
+            }
+            largestStripe = Math.max(largestStripe, bytes);
+        }
+        ReadaheadPool roomy = new ReadaheadPool(2 * STRIPES * largestStripe);
+        StripeDemux first = new StripeDemux("first", source, new KeyStriper(STRIPES), BOUND, roomy);
+        StripeDemux second = new StripeDemux("second", source, new KeyStriper(STRIPES), BOUND, roomy);
+        List<SortedRun> firstRuns = claimAll(first);
+        List<SortedRun> secondRuns = claimAll(second);
+        long peak = 0;
+        for (int s = 0; s < STRIPES; s++) {
+            assertSame(expected.get(s), drainWoken(firstRuns.get(s), s), "first, stripe " + s);
+            assertSame(expected.get(s), drainWoken(secondRuns.get(s), s), "second, stripe " + s);
+            peak = Math.max(peak, roomy.usedBytes());
+        }
+        assertEquals(0, first.detachedStripes(), "no stripe detaches while the pool has room");
+        assertEquals(0, second.detachedStripes(), "no stripe detaches while the pool has room");
+        assertTrue(peak > 0, "the lagging stripes borrowed");
+        for (int s = 0; s < STRIPES; s++) {
+            firstRuns.get(s).close();
+            secondRuns.get(s).close();
+        }
+        assertEquals(0, roomy.usedBytes(), "every borrowed byte is given back");
+
+        ReadaheadPool small = new ReadaheadPool(3 * StripeDemux.CHUNK_BYTES);
+        StripeDemux tight = new StripeDemux("tight", source, new KeyStriper(STRIPES), BOUND, small);
+        List<SortedRun> runs = claimAll(tight);
+        for (int s = 0; s < STRIPES; s++) {
+            assertSame(expected.get(s), drainWoken(runs.get(s), s), "tight, stripe " + s);
+            assertTrue(small.usedBytes() <= small.capacityBytes(), "borrowed within the pool");
+            for (int t = 0; t < STRIPES; t++) {
+                assertTrue(tight.queuedBytes(t) <= BOUND + small.capacityBytes() + StripeDemux.CHUNK_BYTES,
+                        "stripe " + t + " queued " + tight.queuedBytes(t));
+            }
+        }
+        assertEquals(STRIPES - 1, tight.detachedStripes(), "once the pool is lent out, lagging stripes detach");
+        for (SortedRun r : runs) {
+            r.close();
+        }
+        assertEquals(0, small.usedBytes(), "every borrowed byte is given back");
     }
 
     /** A pass is bounded: a stripe with no records at all yields (NO_DATA_YET plus its wake), it does not spin. */

@@ -10,6 +10,7 @@ import java.util.SortedSet;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.KeyStriper;
 import org.camdoop.shuffle.aggregation.MapOutputPartitionSource;
+import org.camdoop.shuffle.aggregation.ReadaheadPool;
 import org.camdoop.shuffle.aggregation.SortedRun;
 import org.camdoop.shuffle.aggregation.StripeDemux;
 import org.camdoop.shuffle.protocol.MapAttemptSummary;
@@ -40,18 +41,20 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
      */
     public static LocalInputs open(JobAggregationSpec spec, Collection<LocalMapOutput> outputs,
             SortedSet<String> expected, int partition, VertexPlan.LocalSlice slice) throws IOException {
-        return openShared(spec, outputs, expected, partition, List.of(new Reader(slice, () -> { }))).get(0);
+        return openShared(spec, outputs, expected, partition, List.of(new Reader(slice, () -> { })),
+                ReadaheadPool.NONE).get(0);
     }
 
     /**
      * The slices of all of this daemon's vertices of one shuffle, in the order of {@code readers}: each map output is
      * located once and, where several vertices read stripes of it, decoded once by a {@link StripeDemux} shared by
-     * them.
+     * them, whose lagging stripes may borrow from {@code readahead}.
      *
      * @throws IOException if a map output cannot be opened (missing file, bad index); runs opened so far are closed
      */
     public static List<LocalInputs> openShared(JobAggregationSpec spec, Collection<LocalMapOutput> outputs,
-            SortedSet<String> expected, int partition, List<Reader> readers) throws IOException {
+            SortedSet<String> expected, int partition, List<Reader> readers, ReadaheadPool readahead)
+            throws IOException {
         List<List<SortedRun>> runs = new ArrayList<>();
         readers.forEach(r -> runs.add(new ArrayList<>()));
         List<String> attempts = new ArrayList<>();
@@ -64,7 +67,8 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
                         MapOutputPartitionSource.locate(spec, out.files(), partition);
                 Map<Integer, StripeDemux> demuxes = new HashMap<>();
                 for (int i = 0; i < readers.size(); i++) {
-                    runs.get(i).add(openSlice(source, out.attemptId() + " partition " + partition, readers, i, demuxes));
+                    runs.get(i).add(openSlice(source, out.attemptId() + " partition " + partition, readers, i, demuxes,
+                            readahead));
                 }
                 attempts.add(out.attemptId());
             }
@@ -88,7 +92,7 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
     }
 
     private static SortedRun openSlice(MapOutputPartitionSource source, String label, List<Reader> readers,
-            int i, Map<Integer, StripeDemux> demuxes) throws IOException {
+            int i, Map<Integer, StripeDemux> demuxes, ReadaheadPool readahead) throws IOException {
         VertexPlan.LocalSlice slice = readers.get(i).slice();
         if (slice.stripes() == 1) {
             return source.open();
@@ -102,7 +106,7 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
         StripeDemux demux = demuxes.get(slice.stripes());
         if (demux == null) {
             demux = new StripeDemux(label, source,
-                    new KeyStriper(slice.stripes()), StripeDemux.DEFAULT_STRIPE_BOUND_BYTES);
+                    new KeyStriper(slice.stripes()), StripeDemux.DEFAULT_STRIPE_BOUND_BYTES, readahead);
             demuxes.put(slice.stripes(), demux);
         }
         return demux.claim(slice.stripe(), readers.get(i).waker());

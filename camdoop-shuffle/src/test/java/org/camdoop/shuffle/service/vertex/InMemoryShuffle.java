@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.aggregation.ReadaheadPool;
 import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.service.plan.StreamEdge;
@@ -24,6 +25,8 @@ import org.camdoop.shuffle.service.plan.VertexPlan;
  * stream, like the transport does: the vertex logic end to end without sockets.
  */
 final class InMemoryShuffle implements AutoCloseable {
+    /** Each server's read-ahead pool: small, so lagging stripes both borrow and, once it is lent out, detach. */
+    private static final long READAHEAD_BYTES = 64 * 1024;
 
     private final ExecutorService executor = Executors.newFixedThreadPool(3);
     private final List<Vertex> vertices = new ArrayList<>();
@@ -86,7 +89,8 @@ final class InMemoryShuffle implements AutoCloseable {
                 readers.add(new LocalInputs.Reader(((VertexPlan) o[1]).local().get(), ((Vertex) o[0])::onLocalData));
             }
             List<LocalInputs> inputs = LocalInputs.openShared(spec, localOutputs.getOrDefault(e.getKey(), List.of()),
-                    plan.spec().expectedAttempts(), plan.spec().partition(), readers);
+                    plan.spec().expectedAttempts(), plan.spec().partition(), readers,
+                    new ReadaheadPool(READAHEAD_BYTES));
             for (int i = 0; i < reading.size(); i++) {
                 ((Vertex) reading.get(i)[0]).start(inputs.get(i).runs(), inputs.get(i).attempts());
             }
