@@ -2,6 +2,7 @@ package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What one vertex runs for one (job, partition, tree): merge its inputs (local stripe and child streams), combine on
@@ -23,8 +24,17 @@ public final class AggregationPipeline implements AutoCloseable {
     private AggregationPipeline(JobAggregationSpec spec, List<? extends SortedRun> inputs, MergeStrategy strategy,
             ChunkSink sink) throws IOException {
         this.merger = new KWayMerger(inputs, spec.sortComparator(), strategy, counters);
-        this.output = spec.combiner().isPresent() ? new CombiningRun(merger, spec) : merger;
+        this.output = combined(merger, spec);
         this.writer = new RecordChunkWriter(spec.chunkBytes(), sink, counters);
+    }
+
+    /** The merge combined on path: by the summing fast path where it applies, else in batches; as it is without one. */
+    static SortedRun combined(SortedRun merged, JobAggregationSpec spec) throws IOException {
+        if (spec.combiner().isEmpty()) {
+            return merged;
+        }
+        Optional<SummingCombiner> summing = spec.combiner().get().summing(spec);
+        return summing.isPresent() ? new SummingRun(merged, spec, summing.get()) : new CombiningRun(merged, spec);
     }
 
     /** A pipeline over {@code inputs} (input i is what {@link #blockedInput()} reports as i) writing to {@code sink}. */

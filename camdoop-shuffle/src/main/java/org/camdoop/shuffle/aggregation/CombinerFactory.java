@@ -44,8 +44,13 @@ public final class CombinerFactory {
         if (!newApi) {
             return new OldApiCombiner(combinerClass, spec);
         }
-        Optional<CombinerFunction> summing = SummingCombiner.forClass(combinerClass, spec);
+        Optional<SummingCombiner> summing = summing(spec);
         return summing.isPresent() ? summing.get() : new NewApiCombiner(combinerClass, spec);
+    }
+
+    /** The summing fast path, if the combiner is one of Hadoop's summing reducers on its own value class. */
+    Optional<SummingCombiner> summing(JobAggregationSpec spec) throws IOException {
+        return newApi ? SummingCombiner.forClass(combinerClass, spec) : Optional.empty();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.camdoop.shuffle.aggregation;
 
 import java.io.IOException;
-import org.apache.hadoop.io.RawComparator;
 import org.camdoop.shuffle.records.RawBytes;
 
 /**
@@ -28,7 +27,7 @@ public final class CombiningRun implements SortedRun {
     private enum State { COLLECTING, EMITTING, ENDED }
 
     private final SortedRun upstream;
-    private final RawComparator<Object> grouping;
+    private final KeyOrder grouping;
     private final CombinerFunction combiner;
     private final int batchBytes;
     private final RecordBatch pending = new RecordBatch();
@@ -51,7 +50,7 @@ public final class CombiningRun implements SortedRun {
     /** Combines {@code upstream} (sorted by the job's comparator) with the job's combiner. */
     public CombiningRun(SortedRun upstream, JobAggregationSpec spec) throws IOException {
         this.upstream = upstream;
-        this.grouping = spec.combinerGroupingComparator();
+        this.grouping = KeyOrder.of(spec.combinerGroupingComparator());
         this.combiner = spec.combiner()
                 .orElseThrow(() -> new IllegalArgumentException("job has no combiner; merge without CombiningRun"))
                 .create(spec);

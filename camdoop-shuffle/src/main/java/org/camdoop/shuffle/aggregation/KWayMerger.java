@@ -20,7 +20,8 @@ import org.camdoop.shuffle.records.RawBytes;
 public final class KWayMerger implements SortedRun {
     private enum State { PRIMING, MERGING, ENDED }
 
-    private final List<? extends SortedRun> inputs;
+    private final SortedRun[] inputs;
+    private final InputOrder order;
     private final MinSelector selector;
     private final AggregationCounters counters;
     private final int[] live;
@@ -37,23 +38,25 @@ public final class KWayMerger implements SortedRun {
      */
     public KWayMerger(List<? extends SortedRun> inputs, RawComparator<Object> comparator, MergeStrategy strategy,
             AggregationCounters counters) {
-        this.inputs = List.copyOf(inputs);
-        this.selector = strategy.newSelector(new InputOrder(this.inputs, comparator));
+        this.inputs = inputs.toArray(new SortedRun[0]);
+        this.order = new InputOrder(inputs, comparator);
+        this.selector = strategy.newSelector(order);
         this.counters = counters;
-        this.live = new int[this.inputs.size()];
+        this.live = new int[this.inputs.length];
     }
 
     @Override
     public Advance advance() throws IOException {
         switch (state) {
             case PRIMING:
-                while (primed < inputs.size()) {
-                    Advance first = inputs.get(primed).advance();
+                while (primed < inputs.length) {
+                    Advance first = inputs[primed].advance();
                     if (first == Advance.NO_DATA_YET) {
                         blocked = primed;
                         return Advance.NO_DATA_YET;
                     }
                     if (first == Advance.RECORD) {
+                        order.refresh(primed);
                         live[liveCount++] = primed;
                     }
                     primed++;
@@ -63,12 +66,13 @@ public final class KWayMerger implements SortedRun {
                 return emitWinner();
             case MERGING:
                 if (current >= 0) {
-                    Advance next = inputs.get(current).advance();
+                    Advance next = inputs[current].advance();
                     if (next == Advance.NO_DATA_YET) {
                         blocked = current;
                         return Advance.NO_DATA_YET;
                     }
                     if (next == Advance.RECORD) {
+                        order.refresh(current);
                         selector.winnerAdvanced();
                     } else {
                         selector.winnerEnded();
@@ -91,7 +95,7 @@ public final class KWayMerger implements SortedRun {
             return Advance.END;
         }
         current = winner;
-        SortedRun run = inputs.get(winner);
+        SortedRun run = inputs[winner];
         counters.recordIn(run.key().length(), run.value().length());
         return Advance.RECORD;
     }
@@ -108,12 +112,12 @@ public final class KWayMerger implements SortedRun {
 
     @Override
     public RawBytes key() {
-        return inputs.get(current).key();
+        return inputs[current].key();
     }
 
     @Override
     public RawBytes value() {
-        return inputs.get(current).value();
+        return inputs[current].value();
     }
 
     /** Closes every input, reporting the first failure after trying them all. */

@@ -6,7 +6,6 @@ import java.util.Optional;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.WritableComparator;
@@ -44,7 +43,7 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
  */
 final class SummingCombiner implements CombinerFunction {
     private final boolean longs;
-    private final RawComparator<Object> grouping;
+    private final KeyOrder grouping;
     private final RecordSerializer serializer;
     private final Deserializer<Object> keyDeserializer;
     /** Text keys under WritableSerialization: canonical key bytes are copied (see the class comment). */
@@ -62,7 +61,7 @@ final class SummingCombiner implements CombinerFunction {
         this.longs = longs;
         this.rawTextKeys = spec.keyClass() == Text.class
                 && (Object) spec.serializationFactory().getSerialization(Text.class) instanceof WritableSerialization;
-        this.grouping = spec.combinerGroupingComparator();
+        this.grouping = KeyOrder.of(spec.combinerGroupingComparator());
         this.serializer = new RecordSerializer(spec);
         this.keyDeserializer = keyDeserializer;
         keyDeserializer.open(keyInput);
@@ -70,7 +69,7 @@ final class SummingCombiner implements CombinerFunction {
 
     /** The fast path for {@code combinerClass}, if it is one of the two summing reducers on their own value class. */
     @SuppressWarnings("unchecked")
-    static Optional<CombinerFunction> forClass(Class<?> combinerClass, JobAggregationSpec spec) throws IOException {
+    static Optional<SummingCombiner> forClass(Class<?> combinerClass, JobAggregationSpec spec) throws IOException {
         boolean ints = combinerClass == IntSumReducer.class && spec.valueClass() == IntWritable.class;
         boolean longs = combinerClass == LongSumReducer.class && spec.valueClass() == LongWritable.class;
         if (!ints && !longs) {
@@ -95,7 +94,7 @@ final class SummingCombiner implements CombinerFunction {
             int keyOffset = k.getPosition();
             int keyLength = k.getLength() - keyOffset;
             if (inGroup && grouping.compare(lastKey, 0, lastKeyLength, k.getData(), keyOffset, keyLength) != 0) {
-                emit(sum, output);
+                emitGroup(lastKey, lastKeyLength, sum, output);
                 sum = 0;
             }
             inGroup = true;
@@ -106,29 +105,33 @@ final class SummingCombiner implements CombinerFunction {
             lastKeyLength = keyLength;
             DataInputBuffer v = input.getValue();
             int valueOffset = v.getPosition();
-            int valueLength = v.getLength() - valueOffset;
-            if (valueLength < (longs ? 8 : 4)) {
-                throw new EOFException("combiner value of " + valueLength + " bytes is not a "
-                        + (longs ? "LongWritable" : "IntWritable"));
-            }
-            sum += longs ? WritableComparator.readLong(v.getData(), valueOffset)
-                    : WritableComparator.readInt(v.getData(), valueOffset);
+            sum += valueOf(v.getData(), valueOffset, v.getLength() - valueOffset);
         }
         if (inGroup) {
-            emit(sum, output);
+            emitGroup(lastKey, lastKeyLength, sum, output);
         }
     }
 
-    private void emit(long sum, RecordBatch output) throws IOException {
-        if (rawTextKeys && isCanonicalText(lastKey, lastKeyLength)) {
+    /** The value {@code b[offset, offset + length)} as the reducer reads it: its first 4 or 8 bytes, big-endian. */
+    long valueOf(byte[] b, int offset, int length) throws EOFException {
+        if (length < (longs ? 8 : 4)) {
+            throw new EOFException("combiner value of " + length + " bytes is not a "
+                    + (longs ? "LongWritable" : "IntWritable"));
+        }
+        return longs ? WritableComparator.readLong(b, offset) : WritableComparator.readInt(b, offset);
+    }
+
+    /** Appends what the reducer writes for a group: its last key {@code groupKey[0, groupKeyLength)}, and {@code sum}. */
+    void emitGroup(byte[] groupKey, int groupKeyLength, long sum, RecordBatch output) throws IOException {
+        if (rawTextKeys && isCanonicalText(groupKey, groupKeyLength)) {
             int valueLength = longs ? 8 : 4;
             for (int i = 0; i < valueLength; i++) {
                 rawValue[i] = (byte) (sum >>> (8 * (valueLength - 1 - i)));
             }
-            output.append(lastKey, 0, lastKeyLength, rawValue, 0, valueLength);
+            output.append(groupKey, 0, groupKeyLength, rawValue, 0, valueLength);
             return;
         }
-        keyInput.reset(lastKey, 0, lastKeyLength);
+        keyInput.reset(groupKey, 0, groupKeyLength);
         key = keyDeserializer.deserialize(key);
         if (longs) {
             longResult.set(sum);

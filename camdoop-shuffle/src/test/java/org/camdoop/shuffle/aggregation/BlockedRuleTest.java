@@ -87,7 +87,7 @@ class BlockedRuleTest {
      * stage blocks, a chunk goes to a random input that still has some (rarely the blocked one), or the stream of a
      * random drained input is finished.
      */
-    private static List<Records.Raw> incremental(JobAggregationSpec spec, List<List<Records.Raw>> inputs, long seed,
+    static List<Records.Raw> incremental(JobAggregationSpec spec, List<List<Records.Raw>> inputs, long seed,
             boolean combine) throws IOException {
         Random rnd = new Random(seed);
         List<ChunkQueueRun> queues = new ArrayList<>();
@@ -101,7 +101,7 @@ class BlockedRuleTest {
         }
         KWayMerger merger = new KWayMerger(watched, spec.sortComparator(), MergeStrategy.LOSER_TREE,
                 new AggregationCounters());
-        SortedRun stage = combine ? new CombiningRun(merger, spec) : merger;
+        SortedRun stage = combine ? AggregationPipeline.combined(merger, spec) : merger;
         boolean[] finished = new boolean[inputs.size()];
         List<Records.Raw> out = new ArrayList<>();
         int blocks = 0;

@@ -1,0 +1,118 @@
+package org.camdoop.shuffle.aggregation;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.WritableUtils;
+
+/**
+ * The job's key order, with a fast path for the comparators Hadoop defines as plain byte order after a length header:
+ * {@link Text.Comparator} (a vint length) and {@link BytesWritable.Comparator} (a 4-byte length), these exact classes.
+ * Both compare the key <em>bodies</em> with {@code WritableComparator.compareBytes}: unsigned bytes, then the shorter
+ * first. So, for them, a key's order is fixed by its body's first eight bytes read as one big-endian unsigned
+ * {@link #prefix} (zero-padded), then by the rest of the body; the merge compares prefixes it computed once per record
+ * and looks at the bytes only when two prefixes are equal and both bodies are longer than eight bytes.
+ *
+ * <p>Why that is exact: if prefixes differ, the first differing byte is within the first eight of both bodies (padding
+ * is 0, and a shorter body padded with zeros is then smaller, as compareBytes says of a proper prefix). If they are
+ * equal and one body has at most eight bytes, that body is a prefix of the other (the other's bytes beyond it are the
+ * zeros the padding matched), so the shorter is smaller and equal lengths mean equal keys. Otherwise the first eight
+ * bytes are equal and the rest decides, as unsigned bytes then length ({@link Arrays#compareUnsigned}).
+ *
+ * <p>A key too short to hold its own header gets no body ({@link #bodyStart} is -1) and goes to the job's comparator,
+ * which fails or answers as it would have. Any other comparator class (a subclass, a user's) always goes to the job's
+ * comparator. Immutable and thread-safe.
+ */
+final class KeyOrder {
+    private static final VarHandle BIG_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Body bytes a prefix holds. */
+    static final int PREFIX_BYTES = Long.BYTES;
+
+    private enum Header { NONE, VINT, FOUR_BYTES }
+
+    private final RawComparator<Object> comparator;
+    private final Header header;
+
+    private KeyOrder(RawComparator<Object> comparator, Header header) {
+        this.comparator = comparator;
+        this.header = header;
+    }
+
+    /** The order of {@code comparator}, with the fast path if it is one of the two known classes. */
+    static KeyOrder of(RawComparator<Object> comparator) {
+        Class<?> c = comparator.getClass();
+        Header header = c == Text.Comparator.class ? Header.VINT
+                : c == BytesWritable.Comparator.class ? Header.FOUR_BYTES : Header.NONE;
+        return new KeyOrder(comparator, header);
+    }
+
+    /** Whether keys have bodies and prefixes ({@link #bodyStart} may still be -1 for a malformed key). */
+    boolean byteOrdered() {
+        return header != Header.NONE;
+    }
+
+    /** Where the body of the key {@code b[offset, offset + length)} starts, or -1 if it has none (class comment). */
+    int bodyStart(byte[] b, int offset, int length) {
+        int headerBytes;
+        switch (header) {
+            case VINT -> {
+                if (length < 1) {
+                    return -1;
+                }
+                headerBytes = WritableUtils.decodeVIntSize(b[offset]);
+            }
+            case FOUR_BYTES -> headerBytes = Integer.BYTES;
+            default -> {
+                return -1;
+            }
+        }
+        return headerBytes <= length ? offset + headerBytes : -1;
+    }
+
+    /** The first eight bytes of {@code b[from, from + length)}, big-endian, zero-padded. */
+    static long prefix(byte[] b, int from, int length) {
+        if (length >= PREFIX_BYTES) {
+            return (long) BIG_ENDIAN_LONG.get(b, from);
+        }
+        long p = 0;
+        for (int i = 0; i < length; i++) {
+            p |= (b[from + i] & 0xFFL) << (8 * (PREFIX_BYTES - 1 - i));
+        }
+        return p;
+    }
+
+    /**
+     * Compares two bodies given their prefixes: what {@code compareBytes} says of the bodies, in sign.
+     *
+     * @param a the first body's array, {@code aStart} its start, {@code aLength} its length; likewise {@code b}
+     */
+    static int compareBodies(long aPrefix, byte[] a, int aStart, int aLength, long bPrefix, byte[] b, int bStart,
+            int bLength) {
+        int c = Long.compareUnsigned(aPrefix, bPrefix);
+        if (c != 0) {
+            return c;
+        }
+        if (aLength <= PREFIX_BYTES || bLength <= PREFIX_BYTES) {
+            return Integer.compare(aLength, bLength);
+        }
+        return Arrays.compareUnsigned(a, aStart + PREFIX_BYTES, aStart + aLength,
+                b, bStart + PREFIX_BYTES, bStart + bLength);
+    }
+
+    /** The job comparator's answer, in sign, for two whole keys. */
+    int compare(byte[] a, int aOffset, int aLength, byte[] b, int bOffset, int bLength) {
+        if (header != Header.NONE) {
+            int aStart = bodyStart(a, aOffset, aLength);
+            int bStart = bodyStart(b, bOffset, bLength);
+            if (aStart >= 0 && bStart >= 0) {
+                return Arrays.compareUnsigned(a, aStart, aOffset + aLength, b, bStart, bOffset + bLength);
+            }
+        }
+        return comparator.compare(a, aOffset, aLength, b, bOffset, bLength);
+    }
+}
