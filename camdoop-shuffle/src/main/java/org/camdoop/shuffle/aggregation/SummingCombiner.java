@@ -121,15 +121,18 @@ final class SummingCombiner implements CombinerFunction {
         return longs ? WritableComparator.readLong(b, offset) : WritableComparator.readInt(b, offset);
     }
 
-    /** Appends what the reducer writes for a group: its last key {@code groupKey[0, groupKeyLength)}, and {@code sum}. */
-    void emitGroup(byte[] groupKey, int groupKeyLength, long sum, RecordBatch output) throws IOException {
+    /**
+     * Appends what the reducer writes for a group: its last key {@code groupKey[0, groupKeyLength)}, and {@code sum}.
+     * Returns where in {@code output} the key was copied as it is, followed by the {@link #valueBytes()} of the sum, or
+     * -1 if the key was serialized anew.
+     */
+    int emitGroup(byte[] groupKey, int groupKeyLength, long sum, RecordBatch output) throws IOException {
         if (rawTextKeys && isCanonicalText(groupKey, groupKeyLength)) {
             int valueLength = longs ? 8 : 4;
             for (int i = 0; i < valueLength; i++) {
                 rawValue[i] = (byte) (sum >>> (8 * (valueLength - 1 - i)));
             }
-            output.append(groupKey, 0, groupKeyLength, rawValue, 0, valueLength);
-            return;
+            return output.append(groupKey, 0, groupKeyLength, rawValue, 0, valueLength);
         }
         keyInput.reset(groupKey, 0, groupKeyLength);
         key = keyDeserializer.deserialize(key);
@@ -140,6 +143,12 @@ final class SummingCombiner implements CombinerFunction {
             intResult.set((int) sum);
             serializer.write(key, intResult, output);
         }
+        return -1;
+    }
+
+    /** Bytes of a sum as written: 8 for {@code LongWritable}, 4 for {@code IntWritable}. */
+    int valueBytes() {
+        return longs ? 8 : 4;
     }
 
     /** Whether {@code key[0, length)} is exactly what {@code Text.write} would write for the text it holds. */

@@ -106,12 +106,21 @@ final class SummingRun implements SortedRun {
     /** Makes the open group's record the current one (valid until the next advance) and closes the group. */
     private void emitGroup() throws IOException {
         emitted.clear();
+        int keyOffset;
+        int valueLength;
         if (groupRecords == 1) {
-            emitted.append(groupKey, 0, groupKeyLength, firstValue, 0, firstValueLength);
+            keyOffset = emitted.append(groupKey, 0, groupKeyLength, firstValue, 0, firstValueLength);
+            valueLength = firstValueLength;
         } else {
-            combiner.emitGroup(groupKey, groupKeyLength, sum, emitted);
+            keyOffset = combiner.emitGroup(groupKey, groupKeyLength, sum, emitted);
+            valueLength = combiner.valueBytes();
         }
         groupRecords = 0;
+        if (keyOffset >= 0) {
+            key.set(emitted.data(), keyOffset, groupKeyLength);
+            value.set(emitted.data(), keyOffset + groupKeyLength, valueLength);
+            return;
+        }
         cursor.reset(emitted.data(), 0, emitted.byteLength());
         if (!cursor.next(key, value)) {
             throw new IllegalStateException("the summing combiner wrote no record for a group");

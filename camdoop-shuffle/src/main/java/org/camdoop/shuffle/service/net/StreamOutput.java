@@ -56,8 +56,9 @@ public final class StreamOutput implements VertexOutput {
     }
 
     private boolean write(byte kind, byte[] bytes, int offset, int length) {
-        ByteBuf frame = Unpooled.wrappedBuffer(new byte[] {kind}, java.util.Arrays.copyOfRange(bytes, offset,
-                offset + length));
+        // No copy: a chunk handed to the output is never written again (RecordChunkWriter starts a new one).
+        ByteBuf frame = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {kind}),
+                Unpooled.wrappedBuffer(bytes, offset, length));
         if (stream.tryWrite(frame)) {
             return true;
         }
