@@ -51,8 +51,13 @@ public final class ShuffleBenchRunner {
     private static final long JOB_KEY = 0x1700000000000001L;
     /** A root stream silent this long means the shuffle is stuck; far above any sane run. */
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
-    /** Map output per server of the warm-up run, in MB. */
-    static final double WARMUP_MB_PER_SERVER = 0.1;
+    /**
+     * Largest map output per server of the warm-up run, in MB. The warm-up runs the measured size up to this: at 0.1 MB
+     * the JIT was still compiling the merge and combine paths during a 2 MB run (its compiler threads' CPU counted in
+     * the run's: 45 against 50 MB of map output per CPU-second, camdoop at 50 Mbit/s, medians of five), and a daemon
+     * that has served shuffles is warm.
+     */
+    static final double WARMUP_MB_PER_SERVER = 2.0;
 
     private final ShuffleBenchOptions options;
     private final Optional<PrintWriter> progress;

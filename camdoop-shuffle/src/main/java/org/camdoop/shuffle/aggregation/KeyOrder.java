@@ -14,14 +14,15 @@ import org.apache.hadoop.io.WritableUtils;
  * {@link Text.Comparator} (a vint length) and {@link BytesWritable.Comparator} (a 4-byte length), these exact classes.
  * Both compare the key <em>bodies</em> with {@code WritableComparator.compareBytes}: unsigned bytes, then the shorter
  * first. So, for them, a key's order is fixed by its body's first eight bytes read as one big-endian unsigned
- * {@link #prefix} (zero-padded), then by the rest of the body; the merge compares prefixes it computed once per record
- * and looks at the bytes only when two prefixes are equal and both bodies are longer than eight bytes.
+ * {@link #word} (zero-padded), then by the rest of the body; {@link NormalizedKey} keeps two such words per record and
+ * looks at the bytes only when both are equal and both bodies are longer than sixteen bytes.
  *
- * <p>Why that is exact: if prefixes differ, the first differing byte is within the first eight of both bodies (padding
- * is 0, and a shorter body padded with zeros is then smaller, as compareBytes says of a proper prefix). If they are
- * equal and one body has at most eight bytes, that body is a prefix of the other (the other's bytes beyond it are the
- * zeros the padding matched), so the shorter is smaller and equal lengths mean equal keys. Otherwise the first eight
- * bytes are equal and the rest decides, as unsigned bytes then length ({@link Arrays#compareUnsigned}).
+ * <p>Why that is exact: if the first words differ, the first differing byte is within the first eight of both bodies
+ * (padding is 0, and a shorter body padded with zeros is then smaller, as compareBytes says of a proper prefix). If they
+ * are equal and one body has at most eight bytes, that body is a prefix of the other (the other's bytes beyond it are
+ * the zeros the padding matched), so the shorter is smaller and equal lengths mean equal keys. Otherwise the first
+ * eight bytes are equal and the rest decides, as unsigned bytes then length: the same argument for the next word, then
+ * {@link #compareBytes}.
  *
  * <p>A key too short to hold its own header gets no body ({@link #bodyStart} is -1) and goes to the job's comparator,
  * which fails or answers as it would have. Any other comparator class (a subclass, a user's) always goes to the job's
@@ -30,8 +31,6 @@ import org.apache.hadoop.io.WritableUtils;
 final class KeyOrder {
     private static final VarHandle BIG_ENDIAN_LONG =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    /** Body bytes a prefix holds. */
-    static final int PREFIX_BYTES = Long.BYTES;
 
     private enum Header { NONE, VINT, FOUR_BYTES }
 
@@ -51,7 +50,7 @@ final class KeyOrder {
         return new KeyOrder(comparator, header);
     }
 
-    /** Whether keys have bodies and prefixes ({@link #bodyStart} may still be -1 for a malformed key). */
+    /** Whether keys have bodies ordered as bytes ({@link #bodyStart} may still be -1 for a malformed key). */
     boolean byteOrdered() {
         return header != Header.NONE;
     }
@@ -74,34 +73,52 @@ final class KeyOrder {
         return headerBytes <= length ? offset + headerBytes : -1;
     }
 
-    /** The first eight bytes of {@code b[from, from + length)}, big-endian, zero-padded. */
-    static long prefix(byte[] b, int from, int length) {
-        if (length >= PREFIX_BYTES) {
+    /**
+     * Bytes {@code [from, from + 8)} of a body with {@code available} bytes left from {@code from}, big-endian, the
+     * missing ones zero. One load when the array has eight bytes there (records are followed by their value).
+     */
+    static long word(byte[] b, int from, int available) {
+        if (available >= Long.BYTES) {
             return (long) BIG_ENDIAN_LONG.get(b, from);
         }
-        long p = 0;
-        for (int i = 0; i < length; i++) {
-            p |= (b[from + i] & 0xFFL) << (8 * (PREFIX_BYTES - 1 - i));
+        if (available <= 0) {
+            return 0;
         }
-        return p;
+        if (from + Long.BYTES <= b.length) {
+            return (long) BIG_ENDIAN_LONG.get(b, from) & (-1L << (8 * (Long.BYTES - available)));
+        }
+        long w = 0;
+        for (int i = 0; i < available; i++) {
+            w |= (b[from + i] & 0xFFL) << (8 * (Long.BYTES - 1 - i));
+        }
+        return w;
     }
 
     /**
-     * Compares two bodies given their prefixes: what {@code compareBytes} says of the bodies, in sign.
-     *
-     * @param a the first body's array, {@code aStart} its start, {@code aLength} its length; likewise {@code b}
+     * {@code compareBytes} in sign: unsigned bytes, then the shorter first; eight bytes at a time. (Short keys are the
+     * common case, where {@link Arrays#compareUnsigned}'s set-up costs more than the comparison.)
      */
-    static int compareBodies(long aPrefix, byte[] a, int aStart, int aLength, long bPrefix, byte[] b, int bStart,
-            int bLength) {
-        int c = Long.compareUnsigned(aPrefix, bPrefix);
-        if (c != 0) {
-            return c;
+    static int compareBytes(byte[] a, int aFrom, int aLength, byte[] b, int bFrom, int bLength) {
+        int n = Math.min(aLength, bLength);
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            long x = (long) BIG_ENDIAN_LONG.get(a, aFrom + i);
+            long y = (long) BIG_ENDIAN_LONG.get(b, bFrom + i);
+            if (x != y) {
+                return Long.compareUnsigned(x, y);
+            }
         }
-        if (aLength <= PREFIX_BYTES || bLength <= PREFIX_BYTES) {
-            return Integer.compare(aLength, bLength);
+        for (; i < n; i++) {
+            int c = (a[aFrom + i] & 0xFF) - (b[bFrom + i] & 0xFF);
+            if (c != 0) {
+                return c;
+            }
         }
-        return Arrays.compareUnsigned(a, aStart + PREFIX_BYTES, aStart + aLength,
-                b, bStart + PREFIX_BYTES, bStart + bLength);
+        return Integer.compare(aLength, bLength);
+    }
+
+    RawComparator<Object> comparator() {
+        return comparator;
     }
 
     /** The job comparator's answer, in sign, for two whole keys. */
@@ -110,7 +127,7 @@ final class KeyOrder {
             int aStart = bodyStart(a, aOffset, aLength);
             int bStart = bodyStart(b, bOffset, bLength);
             if (aStart >= 0 && bStart >= 0) {
-                return Arrays.compareUnsigned(a, aStart, aOffset + aLength, b, bStart, bOffset + bLength);
+                return compareBytes(a, aStart, aOffset + aLength - aStart, b, bStart, bOffset + bLength - bStart);
             }
         }
         return comparator.compare(a, aOffset, aLength, b, bOffset, bLength);

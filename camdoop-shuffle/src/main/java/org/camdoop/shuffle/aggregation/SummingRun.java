@@ -28,6 +28,9 @@ final class SummingRun implements SortedRun {
     private final RawBytes value = new RawBytes();
     private byte[] groupKey = new byte[64];
     private int groupKeyLength;
+    /** The open group's last key as compared (on {@link #groupKey}), and the record's the merge just yielded. */
+    private NormalizedKey group = new NormalizedKey();
+    private NormalizedKey incoming = new NormalizedKey();
     /** The open group's first value, emitted as it is if the group stays a single record. */
     private byte[] firstValue = new byte[16];
     private int firstValueLength;
@@ -55,8 +58,8 @@ final class SummingRun implements SortedRun {
             }
             RawBytes k = upstream.key();
             RawBytes v = upstream.value();
-            if (groupRecords > 0
-                    && grouping.compare(groupKey, 0, groupKeyLength, k.array(), k.offset(), k.length()) == 0) {
+            incoming.set(grouping, k);
+            if (groupRecords > 0 && group.compareTo(incoming, grouping) == 0) {
                 add(k, v);
                 continue;
             }
@@ -95,12 +98,17 @@ final class SummingRun implements SortedRun {
         copyKey(k);
     }
 
+    /** Copies the key the merge just yielded as the group's last key, with its compared form ({@link #incoming}). */
     private void copyKey(RawBytes k) {
         if (groupKey.length < k.length()) {
             groupKey = new byte[Math.max(k.length(), 2 * groupKey.length)];
         }
         System.arraycopy(k.array(), k.offset(), groupKey, 0, k.length());
         groupKeyLength = k.length();
+        NormalizedKey copied = incoming;
+        incoming = group;
+        group = copied;
+        group.movedTo(groupKey);
     }
 
     /** Makes the open group's record the current one (valid until the next advance) and closes the group. */

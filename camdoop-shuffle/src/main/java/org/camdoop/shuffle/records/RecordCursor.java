@@ -56,7 +56,12 @@ public final class RecordCursor {
         if (position >= limit) { // the key's length ended the range: its value length is missing
             throw new IOException(label + ": truncated record header at offset " + recordStart);
         }
-        int size = WritableUtils.decodeVIntSize(data[position]);
+        byte first = data[position];
+        if (first >= -112) { // a one-byte vint (WritableUtils' encoding of -112..127): every short record length
+            position++;
+            return first;
+        }
+        int size = WritableUtils.decodeVIntSize(first);
         if (position + size > limit) {
             throw new IOException(label + ": truncated record header at offset " + recordStart);
         }

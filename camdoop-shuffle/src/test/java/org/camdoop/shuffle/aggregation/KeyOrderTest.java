@@ -40,14 +40,25 @@ class KeyOrderTest {
         return java.util.Arrays.copyOf(out.getData(), out.getLength());
     }
 
-    /** Bodies of 0-20 bytes from a small alphabet with 0x00 and 0xff, so equal prefixes and prefix bodies are common. */
+    /**
+     * Bodies of 0-28 bytes cut from six random bases and sometimes changed in one byte, over an alphabet with 0x00 and
+     * 0xff: equal keys, keys one a prefix of another and keys first differing in any of the words are all common.
+     */
     private static List<byte[]> bodies(Random rnd, int count) {
         byte[] alphabet = {0, 1, 'a', 'b', (byte) 0x7f, (byte) 0x80, (byte) 0xff};
+        List<byte[]> bases = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            byte[] base = new byte[28];
+            for (int j = 0; j < base.length; j++) {
+                base[j] = alphabet[rnd.nextInt(alphabet.length)];
+            }
+            bases.add(base);
+        }
         List<byte[]> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            byte[] b = new byte[rnd.nextInt(21)];
-            for (int j = 0; j < b.length; j++) {
-                b[j] = alphabet[rnd.nextInt(j < 7 ? 2 : alphabet.length)];
+            byte[] b = java.util.Arrays.copyOf(bases.get(rnd.nextInt(bases.size())), rnd.nextInt(29));
+            if (b.length > 0 && rnd.nextBoolean()) {
+                b[rnd.nextInt(b.length)] = alphabet[rnd.nextInt(alphabet.length)];
             }
             out.add(b);
         }
@@ -85,13 +96,17 @@ class KeyOrderTest {
                 System.arraycopy(b, 0, chunk, bAt, b.length);
                 int expected = Integer.signum(hadoop.compare(a, 0, a.length, b, 0, b.length));
                 assertEquals(expected, Integer.signum(order.compare(chunk, 3, a.length, chunk, bAt, b.length)));
-                int aStart = order.bodyStart(chunk, 3, a.length);
-                int bStart = order.bodyStart(chunk, bAt, b.length);
-                int aLength = 3 + a.length - aStart;
-                int bLength = bAt + b.length - bStart;
-                assertEquals(expected, Integer.signum(KeyOrder.compareBodies(
-                        KeyOrder.prefix(chunk, aStart, aLength), chunk, aStart, aLength,
-                        KeyOrder.prefix(chunk, bStart, bLength), chunk, bStart, bLength)));
+                NormalizedKey x = new NormalizedKey();
+                NormalizedKey y = new NormalizedKey();
+                x.set(order, chunk, 3, a.length);
+                y.set(order, chunk, bAt, b.length);
+                assertEquals(expected, Integer.signum(x.compareTo(y, order)));
+                // At the very end of its array (no eight bytes to load past it), as in a chunk's last record.
+                byte[] alone = java.util.Arrays.copyOf(b, b.length);
+                y.set(order, alone, 0, alone.length);
+                assertEquals(expected, Integer.signum(x.compareTo(y, order)));
+                y.movedTo(java.util.Arrays.copyOf(alone, alone.length));
+                assertEquals(expected, Integer.signum(x.compareTo(y, order)), "after moving to a copy");
                 compared++;
             }
         }
