@@ -1,9 +1,9 @@
 package org.camdoop.shuffle.aggregation;
 
+import org.camdoop.shuffle.records.ChunkFifo;
 import org.camdoop.shuffle.records.RecordLayout;
 import org.camdoop.shuffle.records.RawBytes;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import org.apache.hadoop.fs.ChecksumException;
 
 /**
@@ -53,8 +53,7 @@ public final class StripeDemux {
 
     /** A stripe's queue of whole-record chunks (guarded by the demux's lock). */
     private static final class Stripe {
-        final ArrayDeque<byte[]> sealed = new ArrayDeque<>();
-        final ArrayDeque<Integer> sealedLengths = new ArrayDeque<>();
+        final ChunkFifo sealed = new ChunkFifo();
         byte[] free;
         byte[] open;
         int openFill;
@@ -83,8 +82,7 @@ public final class StripeDemux {
 
         void seal() {
             if (open != null && openFill > 0) {
-                sealed.add(open);
-                sealedLengths.add(openFill);
+                sealed.add(open, openFill);
                 open = null;
                 openFill = 0;
             }
@@ -92,7 +90,6 @@ public final class StripeDemux {
 
         void clear() {
             sealed.clear();
-            sealedLengths.clear();
             open = null;
             openFill = 0;
             free = null;
@@ -219,9 +216,10 @@ public final class StripeDemux {
                 if (failure != null) {
                     throw copyOf(failure);
                 }
-                byte[] chunk = s.sealed.poll();
+                byte[] chunk = s.sealed.peekChunk();
                 if (chunk != null) {
-                    int length = s.sealedLengths.poll();
+                    int length = s.sealed.peekLength();
+                    s.sealed.remove();
                     s.queuedBytes -= length;
                     giveBackSpare(s);
                     return new Take(chunk, length, Advance.RECORD, -1);

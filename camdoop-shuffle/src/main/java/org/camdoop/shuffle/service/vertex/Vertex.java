@@ -1,7 +1,6 @@
 package org.camdoop.shuffle.service.vertex;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -14,6 +13,7 @@ import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceReport;
 import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceViolationException;
 import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.protocol.MapAttemptSummary;
+import org.camdoop.shuffle.records.ChunkFifo;
 
 /**
  * One vertex of one shuffle on one daemon (paper section 4.1): merges its children's streams with its slice of the
@@ -59,8 +59,7 @@ public final class Vertex implements VertexInput {
     private final ChunkQueueRun[] children;
     private final ChunkInputs held;
     private final EndOfStream[] childEnds;
-    private final ArrayDeque<byte[]> pendingChunks = new ArrayDeque<>();
-    private final ArrayDeque<Integer> pendingLengths = new ArrayDeque<>();
+    private final ChunkFifo pendingChunks = new ChunkFifo();
     private AggregationPipeline pipeline;
     private MapAttemptSummary localAttempts;
     private int urgentChild = -1;
@@ -243,8 +242,7 @@ public final class Vertex implements VertexInput {
 
     /** The pipeline's chunk sink: straight to the output while it has credit, queued (bounded by one pump) otherwise. */
     private void emit(byte[] chunk, int length) {
-        pendingChunks.add(chunk);
-        pendingLengths.add(length);
+        pendingChunks.add(chunk, length);
     }
 
     private boolean flushPending() {
@@ -252,15 +250,14 @@ public final class Vertex implements VertexInput {
             if (waitingForCredit) {
                 return false;
             }
-            int length = pendingLengths.peek();
-            if (!context.output().offer(pendingChunks.peek(), length)) {
+            int length = pendingChunks.peekLength();
+            if (!context.output().offer(pendingChunks.peekChunk(), length)) {
                 waitingForCredit = true;
                 creditWaitStart = context.nanoClock().getAsLong();
                 context.output().whenWritable(() -> post(new Wake()));
                 return false;
             }
-            pendingChunks.poll();
-            pendingLengths.poll();
+            pendingChunks.remove();
             context.plan().output().filter(e -> !e.local()).ifPresent(e -> linkBytesOut += length);
         }
         return true;

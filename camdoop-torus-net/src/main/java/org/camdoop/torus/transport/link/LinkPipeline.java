@@ -62,10 +62,6 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
                     config.handshakeTimeoutNanos()));
             ch.pipeline().addLast("tls", ssl);
         }
-        if (config.shapingBytesPerSecond() > 0) {
-            ch.pipeline().addLast("shaper", new InboundShaper(new TokenBucket(nanoClock, config.shapingBytesPerSecond(),
-                    config.shapingBurstBytes())));
-        }
         HandshakeProof.Role role = expectedPeer == null ? HandshakeProof.Role.ACCEPTOR : HandshakeProof.Role.DIALER;
         ch.pipeline().addLast("frames", new FrameDecoder(config.maxFrameBytes()));
         ch.pipeline().addLast("handshake", new HandshakeHandler(role, shape, self, expectedPeer, proof,
