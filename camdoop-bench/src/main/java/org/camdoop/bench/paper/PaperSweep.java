@@ -61,8 +61,10 @@ public final class PaperSweep {
                 out.println("bench paper: warming up " + mode.label() + " (not timed)");
                 out.flush();
             });
-            // S=0, R=1: the first workload of every preset, so its code paths are the ones warmed.
-            ShuffleBenchRunner.warmUp(plan.options(new PaperPoint(0, 1, plan.mbPerServer(), mode)));
+            // S=0, R=1: the first workload of every preset, so its code paths are the ones warmed; at the plan's size
+            // (up to the shuffle benchmark's), which keeps tiny test plans quick.
+            ShuffleBenchRunner.warmUp(plan.options(new PaperPoint(0, 1, plan.mbPerServer(), mode)),
+                    Math.min(ShuffleBenchRunner.WARMUP_MB_PER_SERVER, plan.mbPerServer()));
         }
     }
 

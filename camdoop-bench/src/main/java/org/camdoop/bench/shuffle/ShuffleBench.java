@@ -85,8 +85,8 @@ public final class ShuffleBench implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--no-warmup", negatable = false,
-            description = "Skip the untimed warm-up (the same mode and size up to 2 MB/server, unshaped, on its own "
-                    + "torus) that lets the JIT compile the merge and combine paths first.")
+            description = "Skip the untimed warm-up (the same mode, 2 MB/server, unshaped, on its own torus) that "
+                    + "lets the JIT compile the merge and combine paths first.")
     boolean noWarmup;
 
     @Option(names = "--profile", paramLabel = "FILE",

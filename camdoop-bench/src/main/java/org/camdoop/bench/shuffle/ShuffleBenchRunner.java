@@ -52,12 +52,12 @@ public final class ShuffleBenchRunner {
     /** A root stream silent this long means the shuffle is stuck; far above any sane run. */
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
     /**
-     * Largest map output per server of the warm-up run, in MB. The warm-up runs the measured size up to this: at 0.1 MB
-     * the JIT was still compiling the merge and combine paths during a 2 MB run (its compiler threads' CPU counted in
-     * the run's: 45 against 50 MB of map output per CPU-second, camdoop at 50 Mbit/s, medians of five), and a daemon
-     * that has served shuffles is warm.
+     * Map output per server of the warm-up run, in MB, whatever the measured size: a daemon that has served shuffles is
+     * warm. At 0.1 MB the JIT was still compiling the merge and combine paths during a 2 MB run (its compiler threads'
+     * CPU counted in the run's: 45 against 50 MB of map output per CPU-second, camdoop at 50 Mbit/s, medians of five),
+     * and a 20 KB run warmed by a 20 KB run took 80 ms against 10 ms warm.
      */
-    static final double WARMUP_MB_PER_SERVER = 2.0;
+    public static final double WARMUP_MB_PER_SERVER = 2.0;
 
     private final ShuffleBenchOptions options;
     private final Optional<PrintWriter> progress;
@@ -104,16 +104,21 @@ public final class ShuffleBenchRunner {
         }
     }
 
+    /** {@link #warmUp(ShuffleBenchOptions, double)} with {@value #WARMUP_MB_PER_SERVER} MB per server. */
+    public static void warmUp(ShuffleBenchOptions options) throws IOException, InterruptedException {
+        warmUp(options, WARMUP_MB_PER_SERVER);
+    }
+
     /**
-     * Runs {@code options}' mode once, untimed: at most {@value #WARMUP_MB_PER_SERVER} MB per server, unshaped, another
-     * seed, on a torus of its own, so the JIT has compiled the merge and combine paths before a measured run.
+     * Runs {@code options}' mode once, untimed: {@code mbPerServer} MB per server, unshaped, another seed, on a torus of
+     * its own, so the JIT has compiled the merge and combine paths before a measured run.
      *
      * @throws IllegalStateException if the warm-up's output differs from its reference
      */
-    public static void warmUp(ShuffleBenchOptions options) throws IOException, InterruptedException {
+    public static void warmUp(ShuffleBenchOptions options, double mbPerServer) throws IOException,
+            InterruptedException {
         ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
-                options.mode(), options.trees(), Math.min(WARMUP_MB_PER_SERVER, options.mbPerServer()), 0,
-                options.seed() + 1, options.segmentBytes());
+                options.mode(), options.trees(), mbPerServer, 0, options.seed() + 1, options.segmentBytes());
         ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
         if (!warm.correct()) {
             throw new IllegalStateException("the " + options.mode().label()
