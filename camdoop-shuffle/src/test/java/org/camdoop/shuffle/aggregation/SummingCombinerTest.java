@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The raw summing path against Hadoop's own run of the same reducer class: same bytes out, batch by batch. */
 class SummingCombinerTest {
 
-    private static JobConf job(Class<?> key, Class<?> value, Class<?> combiner) {
+    static JobConf job(Class<?> key, Class<?> value, Class<?> combiner) {
         JobConf job = new JobConf(false);
         job.setMapOutputKeyClass(key);
         job.setMapOutputValueClass(value);

@@ -15,8 +15,6 @@ import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.junit.jupiter.api.Test;
@@ -32,11 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SummingRunTest {
 
     private static JobConf job(Class<?> key, Class<?> value, Class<?> combiner) {
-        JobConf job = new JobConf(false);
-        job.setMapOutputKeyClass(key);
-        job.setMapOutputValueClass(value);
-        job.setClass(MRJobConfig.COMBINE_CLASS_ATTR, combiner, Reducer.class);
-        return job;
+        return SummingCombinerTest.job(key, value, combiner);
     }
 
     /** A subclass: Hadoop's path, the same sums. */
