@@ -173,11 +173,11 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         if (s.destination() == self) {
             InboundStream in = inbound.get(s.id());
             if (in != null) {
-                while (s.deliverNext((seq, end, payload) -> {
+                while (s.deliverNext((seq, end, ackRequested, payload) -> {
                     if (end) {
                         in.onEnd(seq, payload);
                     } else {
-                        in.onData(seq, payload);
+                        in.onData(seq, ackRequested, payload);
                     }
                 })) {
                     // keep delivering while credit lasts
@@ -323,7 +323,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 }
                 ByteBuf payload = RoutedFrames.retainedPayload(f);
                 if (type == MessageType.DATA) {
-                    in.onData(RoutedFrames.seq(f), payload);
+                    in.onData(RoutedFrames.seq(f), RoutedFrames.ackRequested(f), payload);
                 } else {
                     in.onEnd(RoutedFrames.seq(f), payload);
                 }

@@ -223,7 +223,8 @@ public final class TorusNode implements AutoCloseable {
      * the node's event loop.
      */
     public InboundStream openInbound(StreamId id, Coord sender, InboundHandler handler) {
-        InboundStream s = new InboundStream(id, shape.index(sender), handler, budget, loop, router);
+        InboundStream s = new InboundStream(id, shape.index(sender), handler, budget, loop, router,
+                config.announceBatch());
         loop.execute(() -> router.register(s));
         return s;
     }

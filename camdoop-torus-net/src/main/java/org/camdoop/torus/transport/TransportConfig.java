@@ -186,6 +186,14 @@ public final class TransportConfig {
         return (int) longValue(WRITE_BUFFER_HIGH_BYTES, DEFAULT_WRITE_BUFFER_HIGH_BYTES);
     }
 
+    /**
+     * Most frames a receiver acknowledges or credits per CREDIT announcement: one write buffer's worth of segments, so
+     * an announcement costs at most one small frame per flush of data.
+     */
+    public int announceBatch() {
+        return Math.max(1, writeBufferHighBytes() / segmentBytes());
+    }
+
     public long transitMaxBytes() {
         return longValue(TRANSIT_MAX_BYTES, DEFAULT_TRANSIT_MAX_BYTES);
     }

@@ -62,7 +62,7 @@ class StreamInputTest {
 
     private InboundStream stream(Recorder vertex, long maxRecord) {
         InboundStream s = new InboundStream(ID, 0, new StreamInput(vertex, 0, maxRecord), budget,
-                ImmediateEventExecutor.INSTANCE, sink);
+                ImmediateEventExecutor.INSTANCE, sink, 16);
         s.open();
         return s;
     }
@@ -76,13 +76,13 @@ class StreamInputTest {
         Recorder vertex = new Recorder();
         InboundStream s = stream(vertex, 1 << 20);
         ByteBuf empty = Unpooled.buffer(0);
-        s.onData(1, empty);
+        s.onData(1, false, empty);
         assertEquals(0, empty.refCnt(), "the buffer is released");
         assertEquals(0, s.heldBuffers(), "its credit is given back");
         assertEquals(List.of("child stream " + ID + " sent an empty DATA frame (sequence 1)"), vertex.failures);
         // Frames after the failure are only released.
         ByteBuf next = piece(StreamFrames.WHOLE, 10);
-        s.onData(2, next);
+        s.onData(2, false, next);
         assertEquals(0, next.refCnt());
         assertEquals(0, s.heldBuffers());
         assertEquals(1, vertex.failures.size());
@@ -98,7 +98,7 @@ class StreamInputTest {
         for (int i = 0; i < 4; i++) {
             ByteBuf p = piece(i < 3 ? StreamFrames.PART : StreamFrames.LAST_PART, 1000);
             sent.add(p);
-            s.onData(++seq, p);
+            s.onData(++seq, false, p);
         }
         sent.forEach(b -> assertEquals(0, b.refCnt()));
         assertEquals(0, s.heldBuffers());
@@ -111,8 +111,8 @@ class StreamInputTest {
     void aRecordWithinTheBoundIsReassembled() {
         Recorder vertex = new Recorder();
         InboundStream s = stream(vertex, 2500);
-        s.onData(1, piece(StreamFrames.PART, 1000));
-        s.onData(2, piece(StreamFrames.LAST_PART, 1500));
+        s.onData(1, false, piece(StreamFrames.PART, 1000));
+        s.onData(2, false, piece(StreamFrames.LAST_PART, 1500));
         assertEquals(1, vertex.chunks.size());
         assertEquals(2500, vertex.chunks.get(0).length);
         assertTrue(vertex.failures.isEmpty());
@@ -124,7 +124,7 @@ class StreamInputTest {
         Recorder vertex = new Recorder();
         InboundStream s = stream(vertex, 2500);
         ByteBuf odd = piece((byte) 9, 10);
-        s.onData(1, odd);
+        s.onData(1, false, odd);
         assertEquals(0, odd.refCnt());
         assertEquals(0, s.heldBuffers());
         assertEquals(List.of("child stream " + ID + " sent a frame of unknown kind 9"), vertex.failures);

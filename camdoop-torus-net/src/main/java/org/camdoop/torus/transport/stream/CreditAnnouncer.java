@@ -5,6 +5,18 @@ package org.camdoop.torus.transport.stream;
  * it has reserved from the {@link BufferBudget}: {@code limit - consumed} is exactly the number of reserved buffers,
  * covering both frames held by the consumer and credit not yet used, so the receiver never holds more than it granted.
  *
+ * <p>Announcements are batched, as TCP batches window updates: each CREDIT frame costs a write at the receiver and a
+ * read at the sender, and announcing after every release cost a fifth of a link's throughput on loopback. A batch is
+ * a quarter of the stream's reservation, at least one frame and at most the node's maximum (one write buffer's worth
+ * of segments), and an announcement goes out as soon as any of these holds (see {@link #shouldAnnounce()}):
+ * <ul>
+ *   <li>a batch of new credit, or any new credit while the sender has less than a batch of credit left;</li>
+ *   <li>a batch of frames received and not yet acknowledged;</li>
+ *   <li>the sender asked for an acknowledgement ({@link #ackRequested}). The receiver cannot see how many buffers the
+ *       sender reserved, which may be fewer than a batch; a sender that has half of them awaiting acknowledgement
+ *       marks its frames, so a sender waiting for its buffers is always answered.</li>
+ * </ul>
+ *
  * <p>Not thread-safe: owned by the event loop of the receiving node.
  */
 public final class CreditAnnouncer {
@@ -18,6 +30,17 @@ public final class CreditAnnouncer {
     private long limit;
     private long announcedLimit;
     private long announcedAcked;
+    /** Highest sequence whose sender asked to be acknowledged promptly. */
+    private long ackWanted;
+    private final long maxBatch;
+
+    /** @param maxBatch the most frames per announcement however large the reservation (see {@link #batch()}) */
+    public CreditAnnouncer(long maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("an announcement batch must be at least one frame, got " + maxBatch);
+        }
+        this.maxBatch = maxBatch;
+    }
 
     /** Classifies an arriving frame and, when accepted, records it as received. */
     public Verdict onFrame(long seq, boolean end) {
@@ -35,6 +58,11 @@ public final class CreditAnnouncer {
             lastData = seq;
         }
         return Verdict.ACCEPT;
+    }
+
+    /** The sender marked frame {@code seq} (already accepted): acknowledge it with the next announcement. */
+    public void ackRequested(long seq) {
+        ackWanted = Math.max(ackWanted, seq);
     }
 
     /** The consumer gave back {@code n} buffers. */
@@ -58,12 +86,27 @@ public final class CreditAnnouncer {
     }
 
     /**
-     * Whether there is news for the sender: more credit, or frames received since the last announcement. Acks matter
-     * as much as credit: a sender whose own buffers are all awaiting acknowledgement is stalled even with credit left.
-     * Callers announce at most once per batch of releases, which keeps this to a small fraction of the data frames.
+     * Whether the sender needs news (the rules are in the class comment). Acks matter as much as credit: a sender whose
+     * own buffers are all awaiting acknowledgement is stalled even with credit left. Callers ask at most once per batch
+     * of releases.
      */
     public boolean shouldAnnounce() {
-        return limit > announcedLimit || received > announcedAcked;
+        long batch = batch();
+        long newCredit = limit - announcedLimit;
+        return newCredit >= batch
+                || (newCredit > 0 && announcedLimit - received < batch)
+                || received - announcedAcked >= batch
+                || ackWanted > announcedAcked;
+    }
+
+    /**
+     * Frames per announcement: a quarter of the reservation, at least one and at most {@code maxBatch}. Unbounded, a
+     * stream alone on a daemon (a reservation of 3072 segments) announced every 48 MB: the sender then received its
+     * credit and buffers back in lumps of 768 frames and its writer refilled in bursts, and the link ran at 0.56-0.60 of
+     * raw Netty against 0.64-0.71 with batches of 16, 64 or 256 frames.
+     */
+    long batch() {
+        return Math.max(1, Math.min(maxBatch, reserved() / 4));
     }
 
     /** Records that {@code (acked(), limit())} was sent. */

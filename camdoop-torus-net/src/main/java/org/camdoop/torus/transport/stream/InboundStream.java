@@ -28,14 +28,19 @@ public final class InboundStream {
     private final AtomicInteger released = new AtomicInteger();
 
     // event loop
-    private final CreditAnnouncer announcer = new CreditAnnouncer();
+    private final CreditAnnouncer announcer;
     private boolean ended;
     private boolean closed;
     private long duplicates;
     private long refused;
 
+    /**
+     * @param announceBatch the most frames acknowledged or credited per CREDIT announcement (see
+     *                      {@link CreditAnnouncer}); smaller reservations announce more often
+     */
     public InboundStream(StreamId id, int sender, InboundHandler handler, BufferBudget budget, EventExecutor loop,
-            CreditSink sink) {
+            CreditSink sink, int announceBatch) {
+        this.announcer = new CreditAnnouncer(announceBatch);
         this.id = id;
         this.sender = sender;
         this.handler = handler;
@@ -81,10 +86,16 @@ public final class InboundStream {
         announce(true);
     }
 
-    /** Event loop: a DATA frame arrived; takes ownership of {@code payload}. */
-    public void onData(long seq, ByteBuf payload) {
+    /**
+     * Event loop: a DATA frame arrived; takes ownership of {@code payload}. {@code ackRequested}: its sender is short of
+     * buffers and waits for acknowledgements (acknowledged with the next announcement rather than a batch later).
+     */
+    public void onData(long seq, boolean ackRequested, ByteBuf payload) {
         if (!admit(seq, false, payload)) {
             return;
+        }
+        if (ackRequested) {
+            announcer.ackRequested(seq);
         }
         try {
             handler.onData(this, seq, payload);

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.transport.wire.FrameWriter;
 import org.camdoop.torus.transport.wire.MessageType;
 import org.camdoop.torus.transport.wire.StreamId;
@@ -23,7 +24,7 @@ public final class OutboundStream extends ScheduledSource {
 
     /** Delivers frames on the local fast path; called outside the stream lock. */
     public interface FrameConsumer {
-        void accept(long seq, boolean end, ByteBuf payload);
+        void accept(long seq, boolean end, boolean ackRequested, ByteBuf payload);
     }
 
     private final StreamId id;
@@ -209,8 +210,9 @@ public final class OutboundStream extends ScheduledSource {
                 return 0;
             }
             payload = f.retainedDuplicate();
-            header = FrameWriter.sequencedHeader(channel.alloc(), end ? MessageType.END : MessageType.DATA, selfIndex,
-                    dst, id, seq, payload.readableBytes());
+            header = FrameWriter.sequencedHeader(channel.alloc(), end ? MessageType.END : MessageType.DATA,
+                    ackRequested(seq) ? FrameLayout.FLAG_ACK_REQUESTED : 0, selfIndex, dst, id, seq,
+                    payload.readableBytes());
             ledger.sent();
         }
         int bytes = header.readableBytes() + payload.readableBytes();
@@ -223,6 +225,7 @@ public final class OutboundStream extends ScheduledSource {
     public boolean deliverNext(FrameConsumer c) {
         long seq;
         boolean end;
+        boolean ack;
         ByteBuf payload;
         synchronized (this) {
             seq = ledger.nextSeq();
@@ -232,9 +235,10 @@ public final class OutboundStream extends ScheduledSource {
                 return false;
             }
             payload = f.retainedDuplicate();
+            ack = ackRequested(seq);
             ledger.sent();
         }
-        c.accept(seq, end, payload);
+        c.accept(seq, end, ack, payload);
         return true;
     }
 
@@ -313,6 +317,18 @@ public final class OutboundStream extends ScheduledSource {
     }
 
     // ---- helpers, lock held ----
+
+    /**
+     * Whether frame {@code seq} should ask for a prompt acknowledgement: once it is sent, at least three quarters of
+     * this stream's buffers await one. The receiver batches its acknowledgements by its own reservation, which may
+     * exceed ours; without the request a writer waiting for buffers could wait for an acknowledgement that never
+     * comes. At three quarters, a receiver whose batches are a quarter of a reservation like ours is never asked
+     * (at half, the frames in transit on a fast link made every other frame ask), and the request still comes a
+     * quarter of the reservation before the writer would stall.
+     */
+    private boolean ackRequested(long seq) {
+        return 4 * (seq - ledger.acked()) >= 3 * (long) reserved;
+    }
 
     private boolean growReservation() {
         int share = budget.fairShare();

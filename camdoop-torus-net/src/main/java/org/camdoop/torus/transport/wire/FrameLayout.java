@@ -9,14 +9,21 @@ public final class FrameLayout {
 
     /**
      * Protocol version spoken by this build; a peer with another version is refused. Version 2: the dialer proves the
-     * cluster secret first (version 1 had the acceptor prove first).
+     * cluster secret first (version 1 had the acceptor prove first). Version 3: receivers batch their announcements
+     * and senders flag DATA frames that need a prompt acknowledgement ({@link #FLAG_ACK_REQUESTED}); a version 2 sender
+     * never flags, and could wait forever on a version 3 receiver.
      */
-    public static final int PROTOCOL_VERSION = 2;
+    public static final int PROTOCOL_VERSION = 3;
 
     public static final int LENGTH_FIELD = 4;
 
     public static final int TYPE = 0;
     public static final int FLAGS = 1;
+    /**
+     * Flag of a DATA frame: the sender holds at least half of its buffers awaiting acknowledgement; the receiver
+     * acknowledges with its next announcement instead of waiting for a batch (see {@code CreditAnnouncer}).
+     */
+    public static final int FLAG_ACK_REQUESTED = 0x01;
     /** Type byte and flags byte: the header every frame has. */
     public static final int TYPE_HEADER = 2;
 

@@ -20,9 +20,15 @@ public final class FrameWriter {
      */
     public static ByteBuf sequencedHeader(ByteBufAllocator alloc, MessageType type, int src, int dst, StreamId id,
             long seq, int payloadBytes) {
+        return sequencedHeader(alloc, type, 0, src, dst, id, seq, payloadBytes);
+    }
+
+    /** As above with the frame's {@code flags} ({@link FrameLayout#FLAG_ACK_REQUESTED}). */
+    public static ByteBuf sequencedHeader(ByteBufAllocator alloc, MessageType type, int flags, int src, int dst,
+            StreamId id, long seq, int payloadBytes) {
         ByteBuf b = alloc.ioBuffer(FrameLayout.LENGTH_FIELD + FrameLayout.PAYLOAD);
         b.writeInt(FrameLayout.PAYLOAD + payloadBytes);
-        routedHeader(b, type, src, dst, id);
+        routedHeader(b, type, flags, src, dst, id);
         b.writeLong(seq);
         return b;
     }
@@ -30,7 +36,7 @@ public final class FrameWriter {
     public static ByteBuf credit(ByteBufAllocator alloc, int src, int dst, StreamId id, long acked, long limit) {
         ByteBuf b = alloc.ioBuffer(FrameLayout.LENGTH_FIELD + FrameLayout.ROUTED_HEADER + FrameLayout.CREDIT_BODY);
         b.writeInt(FrameLayout.ROUTED_HEADER + FrameLayout.CREDIT_BODY);
-        routedHeader(b, MessageType.CREDIT, src, dst, id);
+        routedHeader(b, MessageType.CREDIT, 0, src, dst, id);
         b.writeLong(acked);
         b.writeLong(limit);
         return b;
@@ -39,7 +45,7 @@ public final class FrameWriter {
     public static ByteBuf urgent(ByteBufAllocator alloc, int src, int dst, StreamId id, boolean urgent) {
         ByteBuf b = alloc.ioBuffer(FrameLayout.LENGTH_FIELD + FrameLayout.ROUTED_HEADER + FrameLayout.URGENT_BODY);
         b.writeInt(FrameLayout.ROUTED_HEADER + FrameLayout.URGENT_BODY);
-        routedHeader(b, MessageType.URGENT, src, dst, id);
+        routedHeader(b, MessageType.URGENT, 0, src, dst, id);
         b.writeByte(urgent ? 1 : 0);
         return b;
     }
@@ -82,8 +88,8 @@ public final class FrameWriter {
         return b;
     }
 
-    private static void routedHeader(ByteBuf b, MessageType type, int src, int dst, StreamId id) {
-        b.writeByte(type.code()).writeByte(0);
+    private static void routedHeader(ByteBuf b, MessageType type, int flags, int src, int dst, StreamId id) {
+        b.writeByte(type.code()).writeByte(flags);
         b.writeInt(src);
         b.writeInt(dst);
         b.writeByte(FrameLayout.INITIAL_HOPS);

@@ -15,6 +15,11 @@ public final class RoutedFrames {
         return MessageType.ofCode(f.getUnsignedByte(f.readerIndex() + FrameLayout.TYPE));
     }
 
+    /** Whether a DATA frame's sender asked for a prompt acknowledgement. */
+    public static boolean ackRequested(ByteBuf f) {
+        return (f.getByte(f.readerIndex() + FrameLayout.FLAGS) & FrameLayout.FLAG_ACK_REQUESTED) != 0;
+    }
+
     public static int src(ByteBuf f) {
         return f.getInt(f.readerIndex() + FrameLayout.SRC);
     }

@@ -31,7 +31,7 @@ class FlowControlTest {
 
     @Test
     void receiverAcceptsInOrderDropsDuplicatesAndRefusesFramesBeyondCredit() {
-        CreditAnnouncer a = new CreditAnnouncer();
+        CreditAnnouncer a = new CreditAnnouncer(16);
         a.grant(2);
         assertEquals(Verdict.ACCEPT, a.onFrame(1, false));
         assertEquals(Verdict.DUPLICATE, a.onFrame(1, false));
@@ -47,18 +47,68 @@ class FlowControlTest {
     }
 
     @Test
-    void announcementsCarryNewCreditOrNewAcknowledgements() {
-        CreditAnnouncer a = new CreditAnnouncer();
-        a.grant(8);
+    void aSmallReservationAnnouncesEveryNewCreditAndEveryAcknowledgement() {
+        CreditAnnouncer a = new CreditAnnouncer(16);
+        a.grant(2);
         assertTrue(a.shouldAnnounce());
         a.announced();
         assertFalse(a.shouldAnnounce(), "nothing new");
         a.onFrame(1, false);
-        assertTrue(a.shouldAnnounce(), "a received frame frees the sender's copy once acknowledged");
+        assertTrue(a.shouldAnnounce(), "a batch of two buffers is one frame: the received frame is acknowledged");
         a.announced();
         a.consumed(1);
         a.grant(1);
         assertTrue(a.shouldAnnounce(), "new credit");
+    }
+
+    @Test
+    void announcementsAreBatchedByAQuarterOfTheReservationUpToTheMaximum() {
+        CreditAnnouncer a = new CreditAnnouncer(16);
+        a.grant(40);
+        a.announced();
+        assertEquals(10, a.batch(), "a quarter of 40");
+        for (long seq = 1; seq <= 9; seq++) {
+            a.onFrame(seq, false);
+            a.consumed(1);
+            a.grant(1);
+            assertFalse(a.shouldAnnounce(), "frame " + seq + ": less than a batch of news, and credit to spare");
+        }
+        a.onFrame(10, false);
+        assertTrue(a.shouldAnnounce(), "a batch received");
+        a.announced();
+
+        CreditAnnouncer big = new CreditAnnouncer(16);
+        big.grant(3072);
+        assertEquals(16, big.batch(), "a quarter of 3072 is 768 frames, capped at the maximum");
+    }
+
+    @Test
+    void aSenderNearlyOutOfCreditHearsOfAnyNewCredit() {
+        CreditAnnouncer a = new CreditAnnouncer(16);
+        a.grant(8);
+        a.announced();
+        for (long seq = 1; seq <= 7; seq++) {
+            a.onFrame(seq, false);
+        }
+        a.announced();
+        a.onFrame(8, false);
+        assertFalse(a.shouldAnnounce(), "one frame of news, the consumer holds every buffer: nothing to grant");
+        a.consumed(1);
+        a.grant(1);
+        assertTrue(a.shouldAnnounce(), "the sender has used all its credit: one new frame of credit is news");
+    }
+
+    @Test
+    void anAcknowledgementTheSenderAskedForGoesOutWithTheNextAnnouncement() {
+        CreditAnnouncer a = new CreditAnnouncer(16);
+        a.grant(64);
+        a.announced();
+        a.onFrame(1, false);
+        assertFalse(a.shouldAnnounce(), "one frame of a 16-frame batch");
+        a.ackRequested(1);
+        assertTrue(a.shouldAnnounce(), "the sender asked");
+        a.announced();
+        assertFalse(a.shouldAnnounce(), "answered");
     }
 
     @Test
