@@ -13,8 +13,8 @@ package org.camdoop.torus.transport.stream;
  *   <li>a batch of new credit, or any new credit while the sender has less than a batch of credit left;</li>
  *   <li>a batch of frames received and not yet acknowledged;</li>
  *   <li>the sender asked for an acknowledgement ({@link #ackRequested}). The receiver cannot see how many buffers the
- *       sender reserved, which may be fewer than a batch; a sender that has half of them awaiting acknowledgement
- *       marks its frames, so a sender waiting for its buffers is always answered.</li>
+ *       sender reserved, which may be fewer than a batch; a sender that would have three quarters of them awaiting
+ *       acknowledgement marks the frame it sends, so a sender waiting for its buffers is always answered.</li>
  * </ul>
  *
  * <p>Not thread-safe: owned by the event loop of the receiving node.
