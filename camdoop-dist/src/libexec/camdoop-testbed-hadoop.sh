@@ -111,6 +111,8 @@ write_hadoop_conf() {
       prop camdoop.cluster.secret "$(sed -n 's:.*<name>camdoop.cluster.secret</name><value>\(.*\)</value>.*:\1:p' \
           "$WORK/conf/camdoop-site.xml")"
       prop camdoop.daemon.vertex.threads 1
+      prop camdoop.transport.failure.timeout.ms "$(sed -n \
+          's:.*<name>camdoop.transport.failure.timeout.ms</name><value>\(.*\)</value>.*:\1:p' "$WORK/conf/camdoop-site.xml")"
       prop camdoop.daemon.status-file "$WORK/pids/camdoop-testbed-$coord-daemon.status"
       echo "</configuration>"; } > "$dir/camdoop-site.xml"
     chmod 600 "$dir/camdoop-site.xml"

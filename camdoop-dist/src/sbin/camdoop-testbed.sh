@@ -5,6 +5,7 @@
 # host their servers' daemons.
 #
 #   up [--shape AxBxC] [--link-mbps L] [--work DIR]   namespaces, links, then every daemon (sbin/camdoop-daemons.sh)
+#      [--failure-timeout-ms MS]                      camdoop.transport.failure.timeout.ms of every daemon (30000)
 #      [--hadoop DIR [--nodemanagers K]]             and Hadoop from DIR (lib/, examples/) with K NodeManagers (9)
 #   run [--stock] -- PROGRAM ARGS...                  an examples program from the master, as `hadoop jar` runs it,
 #                                                     through Camdoop (--stock: Hadoop's own shuffle)
@@ -23,7 +24,7 @@ WORK="${CAMDOOP_TESTBED_DIR:-/tmp/camdoop-testbed}"
 PORT=7700
 
 die() { echo "camdoop-testbed: $*" >&2; exit 1; }
-usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cmd="$1"; shift
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, veth pairs, tc)"
@@ -64,7 +65,7 @@ links() {
 }
 
 up() {
-  local shape=3x3x3 mbps=50 nms=9
+  local shape=3x3x3 mbps=50 nms=9 failure_ms=30000
   HADOOP_DIST=""
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -73,12 +74,14 @@ up() {
       --hadoop) HADOOP_DIST="$(cd "$2" && pwd)" || die "no directory $2"; shift ;;
       --nodemanagers) nms="$2"; shift ;;
       --work) WORK="$2"; shift ;;
+      --failure-timeout-ms) failure_ms="$2"; shift ;;
       *) usage ;;
     esac
     shift
   done
   [[ "$shape" =~ ^[1-9][0-9]*x[1-9][0-9]*x[1-9][0-9]*$ ]] || die "--shape must be AxBxC, not $shape"
   [[ "$mbps" =~ ^[0-9]+$ ]] || die "--link-mbps must be a whole number of Mbit/s, not $mbps"
+  [[ "$failure_ms" =~ ^[1-9][0-9]*$ ]] || die "--failure-timeout-ms must be a positive whole number of ms, not $failure_ms"
   [ ! -f "$WORK/topology" ] || die "a testbed is already up in $WORK (run: down)"
   mkdir -p "$WORK/conf" "$WORK/pids" "$WORK/logs"
   IFS=x read -r A B C <<<"$shape"
@@ -91,6 +94,7 @@ up() {
   <property><name>camdoop.cluster.secret</name><value>$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')</value></property>
   <property><name>camdoop.daemon.local-dirs</name><value>$WORK/local/\${env.CAMDOOP_IDENT_STRING}</value></property>
   <property><name>camdoop.daemon.vertex.threads</name><value>1</value></property>
+  <property><name>camdoop.transport.failure.timeout.ms</name><value>$failure_ms</value></property>
 </configuration>
 XML
   echo "camdoop-testbed: $n namespaces, $(links | wc -l) torus links at ${mbps} Mbit/s each way"

@@ -66,7 +66,10 @@ class TestbedClusterTest {
         env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
         Path hadoop = Path.of(System.getProperty("camdoop.testbed.hadoop"));
         assertTrue(Files.isDirectory(hadoop.resolve("lib")), hadoop + "/lib (built by camdoop-testbed)");
-        Distribution.Result up = testbed(List.of("up", "--link-mbps", "50", "--hadoop", hadoop.toString()));
+        // A failed server or link aborts the reducer's Camdoop shuffle when the failure is declared; at the daemons'
+        // default 30 s each fault test spent most of its minute waiting for that (90 s of CI time in all).
+        Distribution.Result up = testbed(List.of("up", "--link-mbps", "50", "--failure-timeout-ms", "10000",
+                "--hadoop", hadoop.toString()));
         assertEquals(0, up.exit(), up.out());
         assertTrue(up.out().contains("camdoop-testbed: 9 NodeManagers registered"), up.out());
         assertTrue(up.out().contains("camdoop-testbed: every daemon and link is up"), up.out());
