@@ -4,13 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.camdoop.torus.routing.RoutingTable;
 import org.camdoop.torus.routing.UnreachableException;
 import org.camdoop.torus.topology.FailureView;
@@ -44,24 +42,20 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final TorusShape shape;
     private final int self;
     private final EventLoop loop;
-    private final long failureTimeoutNanos;
     final List<TransportListener> listeners = new CopyOnWriteArrayList<>();
 
     private final Link[] links = new Link[Port.values().length];
     private final Map<StreamId, OutboundStream> outbound = new HashMap<>();
     private final Map<StreamId, InboundStream> inbound = new HashMap<>();
-    private final Map<Integer, ScheduledFuture<?>> failureTimers = new HashMap<>();
-    /** Event loop only: the whole cluster is going down ({@link #expectShutdown}), so lost links are no incident. */
-    private boolean clusterShuttingDown;
+    private final FailureDetector failures;
     /** Credit that arrived before its sender opened the stream (receivers may open first), applied on register. */
     private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
     private RoutingTable routing;
     private long droppedFrames;
-    private ServiceHandler serviceHandler;
+    private final ServiceMessages services;
     private final TransitAllowance transit;
     private long transitRefusals;
     private long badIndexFrames;
-    private long serviceQueueRefusals;
 
     NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view,
             TransitAllowance transit) {
@@ -69,8 +63,9 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.shape = shape;
         this.self = self;
         this.loop = loop;
-        this.failureTimeoutNanos = failureTimeoutNanos;
+        this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners);
         this.routing = new RoutingTable(view);
+        this.services = new ServiceMessages(shape, self, this::nextLink);
     }
 
     void addLink(Link link) {
@@ -87,7 +82,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     long droppedFrames() {
-        return droppedFrames;
+        return droppedFrames + services.dropped();
     }
 
     java.util.List<String> describeStreams() {
@@ -102,43 +97,12 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     // ---- service messages (event loop) ----
 
     void setServiceHandler(ServiceHandler handler) {
-        this.serviceHandler = handler;
+        services.setHandler(handler);
     }
 
     /** Sends a service message (owns {@code payload}); best effort: dropped, and counted, when there is no route. */
     void sendService(int dst, StreamId id, long seq, ByteBuf payload) {
-        if (dst == self) {
-            deliverService(self, id, payload);
-            return;
-        }
-        Link l = nextLink(dst);
-        if (l == null) {
-            droppedFrames++;
-            LOG.warn("service message for {} dropped at {}: no route", shape.coord(dst), shape.coord(self));
-            payload.release();
-            return;
-        }
-        ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, self, dst, id, seq,
-                payload.readableBytes());
-        noteServiceSend(l.sendService(io.netty.buffer.Unpooled.wrappedBuffer(header, payload)), dst, l);
-    }
-
-    /** {@code from} was checked to be a server of the torus. */
-    private void deliverService(int from, StreamId id, ByteBuf payload) {
-        ServiceHandler h = serviceHandler;
-        if (h == null) {
-            droppedFrames++;
-            LOG.warn("service message {} from {} dropped: no service handler", id, shape.coord(from));
-            payload.release();
-            return;
-        }
-        try {
-            h.onMessage(shape.coord(from), id, payload);
-        } catch (RuntimeException e) {
-            // The layer above failed on one message: that message is lost, the link and every other job are not.
-            droppedFrames++;
-            LOG.error("service handler failed on message {} from {}; message dropped", id, shape.coord(from), e);
-        }
+        services.send(dst, id, seq, payload);
     }
 
     // ---- streams (event loop) ----
@@ -335,7 +299,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     setUrgent(s, RoutedFrames.urgent(f));
                 }
             }
-            case SERVICE -> deliverService(RoutedFrames.src(f), id, RoutedFrames.retainedPayload(f));
+            case SERVICE -> services.deliver(RoutedFrames.src(f), id, RoutedFrames.retainedPayload(f));
             default -> throw new IllegalStateException("not a routed type: " + type);
         }
     }
@@ -374,7 +338,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             ByteBuf prefix = f.alloc().ioBuffer(FrameLayout.LENGTH_FIELD).writeInt(f.readableBytes());
             ByteBuf frame = io.netty.buffer.Unpooled.wrappedBuffer(prefix, f);
             if (type == MessageType.SERVICE) {
-                noteServiceSend(l.sendService(frame), dst, l); // bounded by the link's service queue cap
+                services.noteSend(l.sendService(frame), dst, l); // bounded by the link's service queue cap
             } else {
                 l.sendControl(frame);
             }
@@ -386,22 +350,6 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 LOG.warn("frame for server {} refused at {}: {} bytes already wait in transit, the cap ({}); "
                         + "{} refused so far", shape.coord(dst), shape.coord(self), transit.usedBytes(),
                         transit.maxBytes(), transitRefusals);
-            }
-        }
-    }
-
-    /** Counts and logs a service message the link did not take (quietly when the link is down, throttled when full). */
-    private void noteServiceSend(Link.ServiceSend sent, int dst, Link l) {
-        if (sent == Link.ServiceSend.LINK_DOWN) {
-            droppedFrames++;
-            LOG.debug("service message for {} dropped at {}: link {} is down", shape.coord(dst), shape.coord(self),
-                    l.port().label());
-        } else if (sent == Link.ServiceSend.QUEUE_FULL) {
-            droppedFrames++;
-            if (Long.bitCount(++serviceQueueRefusals) == 1) { // the 1st, 2nd, 4th, 8th...: loud but not a flood
-                LOG.warn("service message for {} dropped at {}: link {} already holds more than its service queue cap"
-                        + " of unsent bytes; {} dropped so far", shape.coord(dst), shape.coord(self), l.port().label(),
-                        serviceQueueRefusals);
             }
         }
     }
@@ -431,10 +379,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     @Override
     public void linkUp(Link link) {
-        ScheduledFuture<?> t = failureTimers.remove(link.peer());
-        if (t != null) {
-            t.cancel(false);
-        }
+        failures.up(link);
         for (OutboundStream s : new ArrayList<>(outbound.values())) {
             if (s.destination() != self && nextLink(s.destination()) == link) {
                 s.resume();
@@ -447,34 +392,12 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     @Override
     public void linkDown(Link link, String reason) {
-        int peer = link.peer();
-        if (clusterShuttingDown || Link.REASON_STOPPED.equals(reason) || Link.REASON_PEER_SHUT_DOWN.equals(reason)) {
-            // This node or the peer is shutting down: an orderly close, not an incident.
-            LOG.info("link {} from {} to {} closed: {}", link.port().label(), shape.coord(self), shape.coord(peer), reason);
-        } else {
-            LOG.warn("link {} from {} to {} is down: {}", link.port().label(), shape.coord(self), shape.coord(peer),
-                    reason);
-        }
-        listeners.forEach(l -> l.linkDown(link.port(), shape.coord(peer), reason));
-        listeners.forEach(l -> l.serverSuspected(shape.coord(peer)));
-        if (!failureTimers.containsKey(peer)) {
-            failureTimers.put(peer, loop.schedule(() -> {
-                failureTimers.remove(peer);
-                if (!link.isUp()) {
-                    LOG.warn("server {} unreachable for the failure timeout: declared failed", shape.coord(peer));
-                    listeners.forEach(l -> l.serverFailed(shape.coord(peer)));
-                }
-            }, failureTimeoutNanos, TimeUnit.NANOSECONDS));
-        }
+        failures.down(link, reason);
     }
 
-    /**
-     * Every server is about to shut down (an embedded torus closing): links lost from now on are logged as an orderly
-     * exit. A peer's goodbye frame can go unread when its in-JVM channel closes while this side's reads are paused
-     * by the inbound shaper; this covers that case without weakening failure detection for real clusters.
-     */
+    /** Every server is about to shut down: see {@link FailureDetector#expectShutdown}. */
     void expectShutdown() {
-        clusterShuttingDown = true;
+        failures.expectShutdown();
     }
 
     void closeAll() {
@@ -484,7 +407,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         for (InboundStream s : new ArrayList<>(inbound.values())) {
             s.close();
         }
-        failureTimers.values().forEach(t -> t.cancel(false));
+        failures.cancelAll();
         for (Link l : links) {
             if (l != null) {
                 l.stop();

@@ -1,0 +1,98 @@
+package org.camdoop.torus.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import java.util.function.IntFunction;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.link.Link;
+import org.camdoop.torus.transport.wire.FrameWriter;
+import org.camdoop.torus.transport.wire.MessageType;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's SERVICE messages: the layer above's own messages between daemons, sent without credit and best effort
+ * (dropped and counted when there is no route, the link is down or its service queue is full), and delivered here to
+ * the {@link ServiceHandler}. Owned by the node's event loop.
+ */
+final class ServiceMessages {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceMessages.class);
+
+    private final TorusShape shape;
+    private final int self;
+    /** The link of the next hop towards a server, or {@code null} when there is no route. */
+    private final IntFunction<Link> nextLink;
+    private ServiceHandler handler;
+    private long dropped;
+    private long queueRefusals;
+
+    ServiceMessages(TorusShape shape, int self, IntFunction<Link> nextLink) {
+        this.shape = shape;
+        this.self = self;
+        this.nextLink = nextLink;
+    }
+
+    void setHandler(ServiceHandler handler) {
+        this.handler = handler;
+    }
+
+    /** Messages dropped here (no route, no handler, handler failed, link down or full). */
+    long dropped() {
+        return dropped;
+    }
+
+    /** Sends a service message (owns {@code payload}). */
+    void send(int dst, StreamId id, long seq, ByteBuf payload) {
+        if (dst == self) {
+            deliver(self, id, payload);
+            return;
+        }
+        Link l = nextLink.apply(dst);
+        if (l == null) {
+            dropped++;
+            LOG.warn("service message for {} dropped at {}: no route", shape.coord(dst), shape.coord(self));
+            payload.release();
+            return;
+        }
+        ByteBuf header = FrameWriter.sequencedHeader(ByteBufAllocator.DEFAULT, MessageType.SERVICE, self, dst, id, seq,
+                payload.readableBytes());
+        noteSend(l.sendService(Unpooled.wrappedBuffer(header, payload)), dst, l);
+    }
+
+    /** A message addressed here; {@code from} was checked to be a server of the torus. Owns {@code payload}. */
+    void deliver(int from, StreamId id, ByteBuf payload) {
+        ServiceHandler h = handler;
+        if (h == null) {
+            dropped++;
+            LOG.warn("service message {} from {} dropped: no service handler", id, shape.coord(from));
+            payload.release();
+            return;
+        }
+        try {
+            h.onMessage(shape.coord(from), id, payload);
+        } catch (RuntimeException e) {
+            // The layer above failed on one message: that message is lost, the link and every other job are not.
+            dropped++;
+            LOG.error("service handler failed on message {} from {}; message dropped", id, shape.coord(from), e);
+        }
+    }
+
+    /** Counts and logs a service message the link did not take (quietly when the link is down, throttled when full). */
+    void noteSend(Link.ServiceSend sent, int dst, Link l) {
+        if (sent == Link.ServiceSend.LINK_DOWN) {
+            dropped++;
+            LOG.debug("service message for {} dropped at {}: link {} is down", shape.coord(dst), shape.coord(self),
+                    l.port().label());
+        } else if (sent == Link.ServiceSend.QUEUE_FULL) {
+            dropped++;
+            if (Long.bitCount(++queueRefusals) == 1) { // the 1st, 2nd, 4th, 8th...: loud but not a flood
+                LOG.warn("service message for {} dropped at {}: link {} already holds more than its service queue cap"
+                        + " of unsent bytes; {} dropped so far", shape.coord(dst), shape.coord(self), l.port().label(),
+                        queueRefusals);
+            }
+        }
+    }
+}
