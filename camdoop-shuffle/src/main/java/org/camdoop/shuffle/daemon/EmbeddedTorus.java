@@ -289,6 +289,16 @@ public final class EmbeddedTorus implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Crashes one daemon, as {@code kill -9} would: its shuffles stop without telling anyone, its links drop without a
+     * goodbye and never come back. Its neighbours declare it failed after their failure timeout and the shuffles it
+     * took part in recover without it (docs/recovery.md).
+     */
+    public void crash(int server) {
+        service(server).halt("daemon " + shape.coord(server) + " crashed");
+        nodes.get(server).crash();
+    }
+
     public TorusNode node(int server) {
         return nodes.get(server);
     }

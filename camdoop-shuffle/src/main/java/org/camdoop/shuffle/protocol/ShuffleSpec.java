@@ -18,9 +18,10 @@ import org.camdoop.torus.trees.TreeChoice;
  * @param mode     camdoop, noagg or direct
  * @param trees    six disjoint trees or one shortest-path tree (ignored in direct mode)
  * @param expectedAttempts the successful map attempts the reducer counts on, exactly once each
+ * @param generation which run of the shuffle this is: its failure view and where it resumes (paper section 4.2)
  */
 public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt, Coord root, ShuffleMode mode,
-        TreeChoice trees, SortedSet<String> expectedAttempts) {
+        TreeChoice trees, SortedSet<String> expectedAttempts, ShuffleGeneration generation) {
 
     public ShuffleSpec {
         if (partition < 0 || attempt < 0) {
@@ -29,12 +30,31 @@ public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt,
         expectedAttempts = Collections.unmodifiableSortedSet(new TreeSet<>(expectedAttempts));
     }
 
+    /** The first run of a shuffle ({@link ShuffleGeneration#FIRST}); its root fills in the failure view it starts on. */
+    public ShuffleSpec(long jobKey, String jobId, int partition, int attempt, Coord root, ShuffleMode mode,
+            TreeChoice trees, SortedSet<String> expectedAttempts) {
+        this(jobKey, jobId, partition, attempt, root, mode, trees, expectedAttempts, ShuffleGeneration.FIRST);
+    }
+
+    /** The same shuffle as another generation. */
+    public ShuffleSpec withGeneration(ShuffleGeneration g) {
+        return new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, expectedAttempts, g);
+    }
+
     /**
      * What this shuffle's streams and service messages carry as their job: the job key mixed with the reduce attempt,
      * so the leftovers of a failed attempt can never be mistaken for the streams of its retry.
      */
     public long streamKey() {
-        return jobKey ^ (attempt * 0x9E3779B97F4A7C15L);
+        return streamKey(generation.number());
+    }
+
+    /**
+     * The stream key of generation {@code number} of this shuffle: generations differ in it too, so a restarted
+     * shuffle's streams never meet its earlier generation's leftovers (generation 0 keeps the key it always had).
+     */
+    public long streamKey(int number) {
+        return jobKey ^ (attempt * 0x9E3779B97F4A7C15L) ^ (number * 0xC2B2AE3D27D4EB4FL);
     }
 
     /** The low bits of this job's vertex identifiers: where a failed server's vertices go differs per job. */
@@ -42,10 +62,14 @@ public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt,
         return jobKey;
     }
 
-    /** One line for logs: {@code job_..._0001 partition 3 attempt 0 -> root 1,2,0 (camdoop, six trees, 27 map attempts)}. */
+    /**
+     * One line for logs: {@code job_..._0001 partition 3 attempt 0 -> root 1,2,0 (camdoop, six trees, 27 map
+     * attempts)}, then {@code generation 1} for a restarted run.
+     */
     public String describe() {
         return jobId + " partition " + partition + " attempt " + attempt + " -> root " + root + " (" + mode.label()
                 + (mode == ShuffleMode.DIRECT ? "" : ", " + trees.label() + " trees") + ", "
-                + expectedAttempts.size() + " map attempts)";
+                + expectedAttempts.size() + " map attempts)"
+                + (generation.number() == 0 ? "" : " generation " + generation.number());
     }
 }

@@ -30,6 +30,11 @@ public final class RecordCursor {
         this.limit = offset + length;
     }
 
+    /** Where the next record starts (the end of the range once {@link #next} returned false). */
+    public int position() {
+        return position;
+    }
+
     /** Positions {@code key} and {@code value} on the next record; false when the range (or an EOF marker) is reached. */
     public boolean next(RawBytes key, RawBytes value) throws IOException {
         if (position >= limit) {

@@ -1,27 +1,20 @@
 package org.camdoop.shuffle.service;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.net.StartProof;
-import org.camdoop.shuffle.service.net.StreamOutput;
-import org.camdoop.shuffle.service.plan.ShufflePlan;
-import org.camdoop.shuffle.service.plan.VertexPlan;
-import org.camdoop.shuffle.service.vertex.Vertex;
-import org.camdoop.shuffle.service.vertex.VertexState;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TorusNode;
 import org.camdoop.torus.transport.TransportListener;
-import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.StreamId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,12 +30,16 @@ import org.slf4j.LoggerFactory;
  * that does not know the job yet parks the START ({@link ParkedStarts}) until the spec is registered, refused, or
  * {@link ServiceContext#specWaitMs()} runs out, and then runs or fails its vertices.
  *
- * <p>Thread-safety: {@code running} is thread-safe ({@link RunningShuffles}); {@code view} is replaced whole (volatile). Service messages
+ * <p>Thread-safety: {@code running} is thread-safe ({@link RunningShuffles}); the failure view is {@link DaemonView}. Service messages
  * arrive on the transport's event loop and are handed to the vertex executor at once.
  */
 public final class CamdoopService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopService.class);
+    /** Generations a shuffle may run (failures it survives plus one) before its reduce attempt fails instead. */
+    static final int MAX_GENERATIONS = 8;
+    /** The largest key group a root holds back whole so that a restart resumes exactly (GenerationOutput). */
+    static final int MAX_HELD_GROUP_BYTES = 8 << 20;
 
     /** Aborted shuffles, STARTs taken and roots' proofs, remembered for a while. */
     private final RecentShuffles recent = new RecentShuffles();
@@ -53,43 +50,47 @@ public final class CamdoopService {
     private final TorusNode node;
     private final TorusShape shape;
     private final RunningShuffles running = new RunningShuffles();
+    private final RootedShuffles rooted = new RootedShuffles();
+    private final List<java.util.function.Consumer<ShuffleSpec>> restartListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** {@link #halt} was called: this daemon plays dead. */
+    private volatile boolean halted;
     private final SpecBroadcast broadcast;
     private final ParkedStarts parked;
     private final StartAcks startAcks;
-    private final VertexSetup vertexSetup;
-    private volatile FailureView view;
-    /** Service messages handed to the vertex threads and not yet handled; bounded by the context's limits. */
-    private final java.util.concurrent.atomic.AtomicInteger pendingMessages = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLong droppedMessages = new java.util.concurrent.atomic.AtomicLong();
+    private final LocalShuffles local;
+    private final DaemonView views;
+    private final ServiceInbox inbox;
     private final DaemonCounters counters = new DaemonCounters();
 
     public CamdoopService(ServiceContext context) {
         this.context = context;
         this.node = context.node();
         this.shape = node.shape();
-        this.view = context.initialView();
+        this.views = new DaemonView(node, context.initialView());
+        this.local = new LocalShuffles(context, views, recent, running, counters,
+                (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true), rooted::finished);
         this.parked = new ParkedStarts(context.timer(), context.specWaitMs(), (spec, waitMs) ->
-                context.vertices().execute(() -> runLocal(new ShufflePlan(spec, view), Optional.empty(),
+                context.vertices().execute(() -> local.run(spec, Optional.empty(),
                         "daemon " + node.coord() + " did not receive the spec of " + spec.jobId() + " within "
                                 + waitMs + " ms")));
-        this.broadcast = new SpecBroadcast(node, () -> view, context.distribution(), context.specWaitMs(),
+        this.broadcast = new SpecBroadcast(node, views::current, context.distribution(), context.specWaitMs(),
                 new SpecBroadcast.Listener() {
                     @Override
                     public void known(String jobId) {
                         for (ShuffleSpec spec : parked.release(jobId)) {
-                            runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
+                            local.run(spec, Optional.empty(), unknownJob(spec));
                         }
                     }
 
                     @Override
                     public void refused(String jobId, String reason) {
                         for (ShuffleSpec spec : parked.release(jobId)) {
-                            runLocal(new ShufflePlan(spec, view), Optional.empty(),
+                            local.run(spec, Optional.empty(),
                                     "daemon " + node.coord() + " refused the spec of " + jobId + ": " + reason);
                         }
                     }
                 });
-        this.vertexSetup = new VertexSetup(context);
         this.startAcks = new StartAcks(context.timer(), context.vertices(), context.specWaitMs(), System::nanoTime,
                 (spec, server) -> sendStart(spec, server),
                 (spec, silent) -> {
@@ -97,26 +98,21 @@ public final class CamdoopService {
                     abort(spec, "daemons " + who + " did not answer the start of " + spec.describe() + " within "
                             + context.specWaitMs() + " ms", true);
                 });
-        node.setServiceHandler(this::onMessage);
+        this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(),
+                recent::startTaken, this::handle);
+        node.setServiceHandler(inbox::onMessage);
         node.addListener(new TransportListener() {
             @Override
             public void serverFailed(Coord server) {
-                counters.failureDeclared();
-                view = view.withFailed(server);
-                node.setFailureView(view);
-                // Every server hosts vertices of every shuffle: the running ones have lost a vertex (and its map
-                // outputs). Recovery from the last key (paper section 4.2) is not built yet, so they fail now rather
-                // than wait for streams that will never end; the reduce attempts retry.
-                for (ShuffleKey key : running.keys()) {
-                    abort(key.streamKey(), key.partition(), "server " + server + " failed", true);
-                }
+                // On the event loop: the shuffles' side of it runs on the vertex threads.
+                context.vertices().execute(() -> serverDown(shape.index(server), true));
             }
         });
     }
 
     /** Failed and vacant servers as this daemon knows them. */
     public FailureView view() {
-        return view;
+        return views.current();
     }
 
     /** This daemon's part of the job spec broadcast. */
@@ -142,6 +138,14 @@ public final class CamdoopService {
     /** Running totals since the daemon started (for metrics). */
     public DaemonCounters counters() {
         return counters;
+    }
+
+    /**
+     * Calls {@code listener} with the new generation's spec each time a shuffle rooted here restarts after a failure
+     * (on a vertex thread, before the new generation starts: keep it short).
+     */
+    public void onRestart(java.util.function.Consumer<ShuffleSpec> listener) {
+        restartListeners.add(listener);
     }
 
     /** Shuffles with vertices still running here. */
@@ -184,36 +188,151 @@ public final class CamdoopService {
      * @return the merged stream for the reduce task
      * @throws IllegalArgumentException if the spec's root is not this server
      */
-    public RootStream startShuffle(ShuffleSpec spec, StartProof proof) {
-        recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
-        if (!spec.root().equals(node.coord())) {
-            throw new IllegalArgumentException("shuffle " + spec.describe() + " must start on its root, not on "
+    public RootStream startShuffle(ShuffleSpec requested, StartProof proof) {
+        if (!requested.root().equals(node.coord())) {
+            throw new IllegalArgumentException("shuffle " + requested.describe() + " must start on its root, not on "
                     + node.coord());
         }
-        FailureView current = view;
-        ShufflePlan plan = new ShufflePlan(spec, current);
+        FailureView current = views.current();
+        // Every daemon plans with the failure view the root started on (carried in START), not with its own.
+        ShuffleSpec spec = requested.withGeneration(ShuffleGeneration.first(views.failed()));
+        recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
         // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another path;
         // receivers park it (ParkedStarts).
         broadcast.distribute(spec.jobId(), current);
-        java.util.Set<Integer> peers = new java.util.TreeSet<>();
-        for (int s = 0; s < shape.size(); s++) {
-            if (s != node.index() && view.isLive(s)) {
-                peers.add(s);
-                sendStart(spec, s);
-            }
-        }
-        // Service messages are best effort: START goes again to whoever has not acknowledged it.
-        startAcks.expect(spec, peers);
+        startOnPeers(spec);
         RootStream root = new RootStream(context.rootCapacity());
+        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, spec, generationOutput(root, spec));
+        rooted.add(r);
         LOG.info("starting shuffle {}", spec.describe());
         counters.rootStarted();
-        runLocal(plan, Optional.of(root), unknownJob(spec));
+        synchronized (r) {
+            local.run(spec, Optional.of(r.output), unknownJob(spec));
+        }
         return root;
     }
 
-    /** Stops this daemon's vertices of a shuffle (and tells the others when {@code broadcast}). */
+    /** The output of a generation's root vertex: whole key groups only, so a later generation can resume exactly. */
+    private VertexOutput generationOutput(RootStream root, ShuffleSpec spec) {
+        return context.specs().forJob(spec.jobId())
+                .<VertexOutput>map(a -> new GenerationOutput(root, a.sortComparator(),
+                        spec.generation().resumeAfter(), MAX_HELD_GROUP_BYTES, spec.generation().number() == 0 ? ""
+                        : " (generation " + spec.generation().number() + ", restarted without the failed servers "
+                        + java.util.Arrays.stream(spec.generation().failed()).mapToObj(shape::coord).toList() + ")"))
+                .orElse(root); // an unknown job: its root vertex fails at once, with the reason
+    }
+
+    /**
+     * Server {@code s} failed: reported by this daemon's transport ({@code detectedHere}: its link stayed down for the
+     * failure timeout), by a neighbour of it (SERVER_DOWN), or in a START's failure view. Takes it into the view, tells
+     * every daemon if detected here, drops the shuffles whose reduce task ran there, and restarts the shuffles rooted
+     * here (paper section 4.2). Runs on the vertex threads.
+     */
+    private void serverDown(int s, boolean detectedHere) {
+        if (halted) {
+            return;
+        }
+        if (s == node.index()) {
+            LOG.warn("a peer reports this server ({}) failed: one of its links to us is down; ignored", node.coord());
+            return;
+        }
+        Coord failed = shape.coord(s);
+        if (!views.markFailed(s)) {
+            return;
+        }
+        if (detectedHere) {
+            counters.failureDeclared();
+            views.tellLivePeers(new StreamId(0, 0, ControlTrees.CONTROL, node.index()), ShuffleMessages.serverDown(s));
+        }
+        for (ShuffleKey key : running.keys()) {
+            RunningShuffle r = running.get(key);
+            if (r != null && r.spec().root().equals(failed)) {
+                // Its reduce task died with the server: Hadoop runs a new attempt, which roots a new shuffle.
+                abort(key.streamKey(), key.partition(), "server " + failed + ", the root, failed", false);
+            }
+        }
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            restart(r, failed);
+        }
+    }
+
+    /**
+     * Replaces a shuffle's running generation by the next one: planned on the current failure view, resuming after the
+     * last key the reducer received whole.
+     */
+    private void restart(RootedShuffles.Rooted r, Coord failed) {
+        synchronized (r) {
+            ShuffleSpec old = r.spec;
+            if (rooted.get(old) != r || !(r.output instanceof GenerationOutput out)) {
+                return; // finished meanwhile, or an unknown job whose root vertex failed already
+            }
+            GenerationOutput.ResumePoint at = out.detach();
+            abort(old.streamKey(), old.partition(), "server " + failed + " failed: generation "
+                    + (old.generation().number() + 1) + " takes over", true);
+            String why = null;
+            if (!at.exact()) {
+                why = "the reducer was receiving a key group larger than " + MAX_HELD_GROUP_BYTES
+                        + " bytes, which a restart cannot resume exactly";
+            } else if (old.generation().number() + 1 >= MAX_GENERATIONS) {
+                why = "it was restarted " + (MAX_GENERATIONS - 1) + " times already";
+            } else if (at.lastKey().map(k -> k.length > ShuffleGeneration.MAX_RESUME_KEY_BYTES).orElse(false)) {
+                why = "its last key delivered is longer than " + ShuffleGeneration.MAX_RESUME_KEY_BYTES + " bytes";
+            }
+            if (why != null) {
+                rooted.remove(old);
+                r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
+                return;
+            }
+            ShuffleSpec next = old.withGeneration(old.generation().next(at.lastKey(), views.failed()));
+            recent.proved(new ShuffleKey(next.streamKey(), next.partition()),
+                    recent.proofOf(new ShuffleKey(old.streamKey(), old.partition())));
+            r.spec = next;
+            r.output = generationOutput(r.stream, next);
+            LOG.info("server {} failed: restarting shuffle {} ({})", failed, next.describe(), next.generation());
+            counters.restarted();
+            restartListeners.forEach(l -> l.accept(next));
+            startOnPeers(next);
+            local.run(next, Optional.of(r.output), unknownJob(next));
+        }
+    }
+
+    /** Sends START to every live peer, and again to whoever has not acknowledged it (service messages are best effort). */
+    private void startOnPeers(ShuffleSpec spec) {
+        java.util.Set<Integer> peers = views.livePeers();
+        peers.forEach(s -> sendStart(spec, s));
+        startAcks.expect(spec, peers);
+    }
+
+    /**
+     * Stops every shuffle here at once, telling no other daemon, as a crashed process would; the reducers of the
+     * shuffles rooted here learn {@code reason}. Service messages that arrive later are dropped. For an embedded
+     * torus's crash ({@code EmbeddedTorus.crash}).
+     */
+    public void halt(String reason) {
+        halted = true;
+        inbox.close();
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            rooted.remove(r.spec);
+            r.stream.fail(reason);
+        }
+        for (ShuffleKey key : running.keys()) {
+            abort(key.streamKey(), key.partition(), reason, false);
+        }
+    }
+
+    /**
+     * Stops this daemon's vertices of a shuffle (and tells the others when {@code broadcast}); on its root, whatever
+     * generation of it runs now.
+     */
     public void abort(ShuffleSpec spec, String reason, boolean broadcast) {
-        abort(spec.streamKey(), spec.partition(), reason, broadcast);
+        RootedShuffles.Rooted r = rooted.remove(spec);
+        if (r != null) {
+            synchronized (r) {
+                abort(r.spec.streamKey(), r.spec.partition(), reason, broadcast);
+            }
+        } else {
+            abort(spec.streamKey(), spec.partition(), reason, broadcast);
+        }
     }
 
     private void abort(long streamKey, int partition, String reason, boolean broadcast) {
@@ -224,16 +343,11 @@ public final class CamdoopService {
         RunningShuffle r = running.remove(key);
         if (r != null) {
             counters.aborted();
-            stop(r.abort(), "aborted: " + reason);
+            local.stop(r.abort(), "aborted: " + reason);
         }
         if (broadcast) {
             StreamId control = new StreamId(streamKey, partition, ControlTrees.CONTROL, node.index());
-            byte[] abort = ShuffleMessages.abort(streamKey, partition, reason);
-            for (int s = 0; s < shape.size(); s++) {
-                if (s != node.index() && view.isLive(s)) {
-                    node.sendService(shape.coord(s), control, Unpooled.wrappedBuffer(abort));
-                }
-            }
+            views.tellLivePeers(control, ShuffleMessages.abort(streamKey, partition, reason));
         }
     }
 
@@ -243,62 +357,9 @@ public final class CamdoopService {
         node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec, proof)));
     }
 
-    /** Fails the vertices and gives back the buffers of streams whose other end may never finish them. */
-    private void stop(RunningShuffle.Stopped s, String reason) {
-        s.vertices().forEach(v -> v.fail(reason));
-        s.inputs().forEach(node::closeInbound);
-        IllegalStateException cause = new IllegalStateException(reason);
-        s.outputs().forEach(o -> o.close(cause));
-    }
-
-    private void onMessage(Coord from, StreamId id, ByteBuf payload) {
-        if (pendingMessages.get() >= context.limits().maxPendingMessages()) {
-            // Dropped before any acknowledgement: a START lost here is sent again by its root.
-            payload.release();
-            if (Long.bitCount(droppedMessages.incrementAndGet()) == 1) {
-                LOG.warn("service message {} from {} dropped: {} messages already wait for the vertex threads "
-                        + "(camdoop.daemon.service.pending.max); {} dropped so far", id, from,
-                        context.limits().maxPendingMessages(), droppedMessages.get());
-            }
-            return;
-        }
-        byte[] bytes;
-        try {
-            bytes = ByteBufUtil.getBytes(payload);
-        } finally {
-            payload.release();
-        }
-        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == ControlTrees.CONTROL) {
-            // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
-            // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
-            node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
-            if (recent.startTaken(new ShuffleKey(id.job(), id.partition()))) {
-                return; // a START sent again after a lost ACK: already taken, nothing to queue
-            }
-        }
-        pendingMessages.incrementAndGet();
-        context.vertices().execute(() -> {
-            try {
-                handle(from, bytes);
-            } catch (RuntimeException e) {
-                LOG.error("service message from {} failed; dropped", from, e);
-            } finally {
-                pendingMessages.decrementAndGet();
-            }
-        });
-    }
-
-    private void handle(Coord from, byte[] bytes) {
-        ShuffleMessages.Message m;
-        try {
-            m = ShuffleMessages.decode(bytes);
-        } catch (IllegalArgumentException e) {
-            LOG.warn("bad service message from {}: {}", from, e.getMessage());
-            return;
-        }
-        if (m instanceof ShuffleMessages.Start s && !shape.contains(s.spec().root())) {
-            LOG.warn("START of {} from {} names root {}, outside the torus {}; ignored", s.spec().describe(), from,
-                    s.spec().root(), shape);
+    private void handle(Coord from, ShuffleMessages.Message m, byte[] bytes) {
+        if (m instanceof ShuffleMessages.ServerDown d) {
+            serverDown(d.server(), false);
         } else if (m instanceof ShuffleMessages.Start s) {
             String refusal = startCheck.refusal(s.spec(), s.proof());
             if (refusal != null) {
@@ -323,6 +384,15 @@ public final class CamdoopService {
     }
 
     private void onStart(ShuffleSpec spec) {
+        // The root's failure view is news to a daemon that has not heard of a failure yet; a later generation
+        // supersedes the earlier ones here at once (they may still be waiting for a failed server's streams).
+        for (int f : spec.generation().failed()) {
+            serverDown(f, false);
+        }
+        for (int g = 0; g < spec.generation().number(); g++) {
+            abort(spec.streamKey(g), spec.partition(), "superseded by generation " + spec.generation().number(),
+                    false);
+        }
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         if (!recent.takeStart(key)) {
             return;
@@ -332,7 +402,7 @@ public final class CamdoopService {
         }
         ParkedStarts.Parking p = parked.park(spec, () -> knows(spec.jobId()));
         switch (p) {
-            case KNOWN_NOW -> runLocal(new ShufflePlan(spec, view), Optional.empty(), unknownJob(spec));
+            case KNOWN_NOW -> local.run(spec, Optional.empty(), unknownJob(spec));
             case PARKED -> {
                 // An ABORT that slipped in between the check above and the parking must still un-park it.
                 if (recent.wasAborted(key)) {
@@ -341,7 +411,7 @@ public final class CamdoopService {
                     LOG.debug("shuffle {} waits for the spec of {}", spec.describe(), spec.jobId());
                 }
             }
-            case FULL -> runLocal(new ShufflePlan(spec, view), Optional.empty(), "daemon " + node.coord()
+            case FULL -> local.run(spec, Optional.empty(), "daemon " + node.coord()
                     + " does not know job " + spec.jobId() + " and already holds " + ParkedStarts.MAX_PARKED
                     + " starts waiting for their spec");
         }
@@ -356,77 +426,5 @@ public final class CamdoopService {
         return refusal.isPresent()
                 ? "daemon " + node.coord() + " refused the spec of " + spec.jobId() + ": " + refusal.get()
                 : "daemon " + node.coord() + " does not know job " + spec.jobId();
-    }
-
-    /** Runs this daemon's vertices of a shuffle; if the job is unknown they fail with {@code unknownReason}. */
-    private void runLocal(ShufflePlan plan, Optional<RootStream> root, String unknownReason) {
-        ShuffleSpec spec = plan.spec();
-        List<VertexPlan> mine = plan.forServer(node.index());
-        if (mine.isEmpty()) {
-            return;
-        }
-        Optional<JobAggregationSpec> agg = context.specs().forJob(spec.jobId())
-                .map(a -> spec.mode().combines() ? a : a.withoutCombiner())
-                .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
-                        a.combineBatchBytes()));
-        ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
-        if (recent.wasAborted(key)) {
-            // Its ABORT overtook this START (they run on different threads): nothing to do.
-            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
-            return;
-        }
-        RunningShuffle r = new RunningShuffle(spec);
-        if (!running.add(key, r)) {
-            LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
-            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));
-            return;
-        }
-        ShuffleWiring wiring;
-        try {
-            wiring = vertexSetup.wire(spec, mine, root, agg, unknownReason);
-        } catch (VertexSetup.WiringFailed e) {
-            // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
-            LOG.warn(e.getMessage());
-            // Everyone else would wait for streams this daemon will never open or end.
-            abort(spec.streamKey(), spec.partition(), e.getMessage(), true);
-            return;
-        }
-        if (!r.attach(wiring)) {
-            vertexSetup.close(wiring, "shuffle " + spec.describe() + " was aborted",
-                    new IllegalStateException("the shuffle was aborted"));
-            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
-            return;
-        }
-        if (wiring.isEmpty()) {
-            running.remove(key, r);
-        }
-        // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
-        for (Vertex v : wiring.allVertices()) {
-            v.finished().whenComplete((state, error) -> {
-                counters.combined(v.recordsCombinedHere());
-                counters.waitedForCredit(v.creditWaitedNanos());
-                forget(key, r, v);
-            });
-        }
-        for (OutboundStream o : wiring.outputs()) {
-            o.completion().whenComplete((v, error) -> {
-                if (r.forget(o)) {
-                    running.remove(key, r);
-                }
-            });
-        }
-        // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
-        wiring.root().ifPresent(rootVertex -> rootVertex.finished().thenAccept(state -> {
-            if (state == VertexState.FAILED) {
-                abort(spec.streamKey(), spec.partition(), "the root failed", true);
-            }
-        }));
-        vertexSetup.start(wiring);
-    }
-
-    private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {
-        if (r.forget(finished)) {
-            running.remove(key, r);
-        }
     }
 }

@@ -7,14 +7,14 @@ import org.camdoop.shuffle.protocol.Refusal;
 
 /**
  * A daemon's running totals since it started, for metrics: shuffles started here as root, STARTs from peers and those
- * refused, shuffles aborted, servers declared failed, records its vertices combined, the time they waited for their
+ * refused, shuffles aborted, servers declared failed, shuffles restarted after a failure, records its vertices combined, the time they waited for their
  * outputs' credit, local requests refused by reason. Written by whichever thread sees the event (adders: no contention on the data path), read as a snapshot.
  */
 public final class DaemonCounters {
 
     /** The totals at one moment. */
     public record Snapshot(long rootStarts, long peerStarts, long startsRefused, long aborts, long failuresDeclared,
-            long recordsCombined, long creditWaitNanos, Map<Refusal, Long> refusals) {
+            long restarts, long recordsCombined, long creditWaitNanos, Map<Refusal, Long> refusals) {
         public Snapshot {
             refusals = Map.copyOf(refusals);
         }
@@ -25,7 +25,7 @@ public final class DaemonCounters {
             for (Refusal r : Refusal.values()) {
                 none.put(r, 0L);
             }
-            return new Snapshot(0, 0, 0, 0, 0, 0, 0, none);
+            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, none);
         }
     }
 
@@ -34,6 +34,7 @@ public final class DaemonCounters {
     private final LongAdder startsRefused = new LongAdder();
     private final LongAdder aborts = new LongAdder();
     private final LongAdder failuresDeclared = new LongAdder();
+    private final LongAdder restarts = new LongAdder();
     private final LongAdder recordsCombined = new LongAdder();
     private final LongAdder creditWaitNanos = new LongAdder();
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
@@ -64,6 +65,10 @@ public final class DaemonCounters {
         failuresDeclared.increment();
     }
 
+    void restarted() {
+        restarts.increment();
+    }
+
     void combined(long records) {
         recordsCombined.add(records);
     }
@@ -81,6 +86,6 @@ public final class DaemonCounters {
         Map<Refusal, Long> r = new EnumMap<>(Refusal.class);
         refusals.forEach((why, n) -> r.put(why, n.sum()));
         return new Snapshot(rootStarts.sum(), peerStarts.sum(), startsRefused.sum(), aborts.sum(),
-                failuresDeclared.sum(), recordsCombined.sum(), creditWaitNanos.sum(), r);
+                failuresDeclared.sum(), restarts.sum(), recordsCombined.sum(), creditWaitNanos.sum(), r);
     }
 }

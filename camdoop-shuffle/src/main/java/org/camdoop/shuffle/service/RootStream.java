@@ -96,6 +96,55 @@ public final class RootStream implements VertexOutput {
         }
     }
 
+    /** Whether an offer would be taken now (only the consumer takes chunks out, so room does not vanish). */
+    boolean hasRoom() {
+        lock.lock();
+        try {
+            return chunks.size() < capacity;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Offers two chunks at once, in order, when there is room for one: a held-back key group and the chunk that
+     * completed it ({@link GenerationOutput}). The queue may hold one chunk above its capacity this way.
+     */
+    boolean offerPair(byte[] first, int firstLength, byte[] second, int secondLength) {
+        lock.lock();
+        try {
+            if (chunks.size() >= capacity) {
+                return false;
+            }
+            if (firstLength > 0) {
+                chunks.add(new Chunk(first, firstLength));
+                bytes += firstLength;
+            }
+            if (secondLength > 0) {
+                chunks.add(new Chunk(second, secondLength));
+                bytes += secondLength;
+            }
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Queues the last chunk whatever the room (the end must not wait for credit), then the end. */
+    void endWith(byte[] last, int length, EndOfStream end) {
+        lock.lock();
+        try {
+            if (this.last == null && length > 0) {
+                chunks.add(new Chunk(last, length));
+                bytes += length;
+            }
+        } finally {
+            lock.unlock();
+        }
+        end(end);
+    }
+
     @Override
     public void whenWritable(Runnable wake) {
         boolean now;

@@ -29,6 +29,10 @@ final class RunningShuffle {
         this.spec = spec;
     }
 
+    ShuffleSpec spec() {
+        return spec;
+    }
+
     /** Where this daemon's part of the shuffle stands (vertex states as their threads last published them). */
     synchronized ShuffleStatus status() {
         int merging = 0;

@@ -38,6 +38,11 @@ final class RunningShuffles {
         }
     }
 
+    /** What runs under {@code key}; null if nothing does. */
+    RunningShuffle get(ShuffleKey key) {
+        return running.get(key);
+    }
+
     List<ShuffleKey> keys() {
         return List.copyOf(running.keySet());
     }

@@ -57,11 +57,11 @@ final class VertexSetup {
      * Wires the vertices {@code plans} of {@code spec} on this daemon. Without the job's classes ({@code agg} empty) a
      * vertex cannot run: its output is opened so its start can tell the parent {@code unknownReason}.
      *
-     * @param root the reducer's stream, present on the root's daemon
+     * @param root the root vertex's output (towards the reducer's stream), present on the root's daemon
      * @throws WiringFailed naming the daemon and shuffle, if a stream cannot be opened (e.g. the buffer budget is
      *                      exhausted) or the plan gives this daemon a root it does not have
      */
-    ShuffleWiring wire(ShuffleSpec spec, List<VertexPlan> plans, Optional<RootStream> root,
+    ShuffleWiring wire(ShuffleSpec spec, List<VertexPlan> plans, Optional<VertexOutput> root,
             Optional<JobAggregationSpec> agg, String unknownReason) {
         Optional<Vertex> rootVertex = Optional.empty();
         List<ShuffleWiring.Wired> wired = new ArrayList<>();
@@ -115,7 +115,7 @@ final class VertexSetup {
         try {
             // Every vertex of one shuffle on a daemon carries the same job spec.
             inputs = LocalInputs.openShared(reading.get(0).agg(), context.catalog().outputsOf(spec.jobId()),
-                    spec.expectedAttempts(), spec.partition(), readers, readahead);
+                    spec.expectedAttempts(), spec.partition(), readers, readahead, spec.generation().resumeAfter());
         } catch (IOException | RuntimeException e) {
             // Logged here as well as reported: a refused file (MapOutputRefusedException) is an operator's concern.
             LOG.warn("{} partition {}: cannot read local map outputs on {}: {}", spec.jobId(), spec.partition(),
@@ -136,7 +136,7 @@ final class VertexSetup {
         wiring.outputs().forEach(o -> o.close(cause));
     }
 
-    private VertexOutput outputOf(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+    private VertexOutput outputOf(ShuffleSpec spec, VertexPlan vp, Optional<VertexOutput> root,
             List<OutboundStream> opened) {
         if (vp.isRoot()) {
             // Absent when our failure view gives us the root while the root's daemon thinks otherwise.
@@ -149,7 +149,7 @@ final class VertexSetup {
         return context.pacer().pace(vp.output().get(), new StreamOutput(stream, node.config().segmentBytes()));
     }
 
-    private ShuffleWiring.Refused refuse(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+    private ShuffleWiring.Refused refuse(ShuffleSpec spec, VertexPlan vp, Optional<VertexOutput> root,
             String unknownReason) {
         if (vp.isRoot()) {
             throw new IllegalStateException(unknownReason);
@@ -159,7 +159,7 @@ final class VertexSetup {
         return new ShuffleWiring.Refused(opened.get(0), out, unknownReason);
     }
 
-    private ShuffleWiring.Wired wireOne(ShuffleSpec spec, VertexPlan vp, Optional<RootStream> root,
+    private ShuffleWiring.Wired wireOne(ShuffleSpec spec, VertexPlan vp, Optional<VertexOutput> root,
             JobAggregationSpec agg) {
         List<OutboundStream> opened = new ArrayList<>(1);
         List<InboundStream> inputs = new ArrayList<>();

@@ -400,6 +400,22 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         failures.expectShutdown();
     }
 
+    /** Stops at once, telling no peer: links drop without a goodbye and streams are abandoned (a crash). */
+    void crash() {
+        failures.cancelAll();
+        for (Link l : links) {
+            if (l != null) {
+                l.crash();
+            }
+        }
+        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+            s.close(new IllegalStateException("the node crashed"));
+        }
+        for (InboundStream s : new ArrayList<>(inbound.values())) {
+            s.close();
+        }
+    }
+
     void closeAll() {
         for (OutboundStream s : new ArrayList<>(outbound.values())) {
             s.close(new IllegalStateException("the node is shutting down"));

@@ -345,7 +345,6 @@ public final class TorusNode implements AutoCloseable {
         }
     }
 
-    /** Closes the connection of one link, as a cable cut would; it reconnects as usual. */
     /**
      * Tells this node that the whole cluster is shutting down (an embedded torus closing all its nodes), so the links
      * it loses before its own {@link #close} are logged as an orderly exit, not as failures.
@@ -356,6 +355,7 @@ public final class TorusNode implements AutoCloseable {
         }
     }
 
+    /** Closes the connection of one link, as a cable cut would; it reconnects as usual. */
     public void cutLink(Port port) {
         loop.execute(() -> {
             Link l = router.link(port);
@@ -400,6 +400,24 @@ public final class TorusNode implements AutoCloseable {
             return loop.submit(c).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("node " + coord + " did not answer: " + e, e);
+        }
+    }
+
+    /**
+     * Stops this node as a crashed process would: its links drop without a goodbye and never come back, it stops
+     * listening, and its neighbours see only connections closing (they declare it failed after their failure timeout).
+     * The event loop group is left alone (an embedded torus shares it). Waits for it.
+     */
+    public void crash() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        loop.execute(() -> {
+            router.crash();
+            server.close().addListener(f -> done.complete(null));
+        });
+        try {
+            done.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + coord + " did not crash within 10 s: " + e, e);
         }
     }
 

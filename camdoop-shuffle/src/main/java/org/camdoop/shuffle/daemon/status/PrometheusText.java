@@ -52,6 +52,8 @@ public final class PrometheusText {
         counter(b, self, "camdoop_aborts_total", "shuffles aborted while running here", t.aborts());
         counter(b, self, "camdoop_failures_declared_total", "servers this daemon declared failed",
                 t.failuresDeclared());
+        counter(b, self, "camdoop_restarts_total", "shuffles rooted here restarted after a server failed",
+                t.restarts());
         counter(b, self, "camdoop_records_combined_total", "records this daemon's vertices combined away",
                 t.recordsCombined());
         metric(b, "camdoop_credit_wait_seconds_total", "counter",

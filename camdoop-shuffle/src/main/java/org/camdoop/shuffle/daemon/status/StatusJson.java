@@ -59,7 +59,8 @@ public final class StatusJson {
         b.append("], \"totals\": {\"root_starts\": ").append(t.rootStarts()).append(", \"peer_starts\": ")
                 .append(t.peerStarts()).append(", \"starts_refused\": ").append(t.startsRefused())
                 .append(", \"aborts\": ").append(t.aborts()).append(", \"failures_declared\": ")
-                .append(t.failuresDeclared()).append(", \"records_combined\": ").append(t.recordsCombined())
+                .append(t.failuresDeclared()).append(", \"restarts\": ").append(t.restarts())
+                .append(", \"records_combined\": ").append(t.recordsCombined())
                 .append(", \"credit_wait_ms\": ").append(t.creditWaitNanos() / 1_000_000)
                 .append(", \"local_refusals\": {");
         boolean firstRefusal = true;

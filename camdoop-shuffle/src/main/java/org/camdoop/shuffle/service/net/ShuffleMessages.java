@@ -7,11 +7,13 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.camdoop.shuffle.protocol.ShuffleCodes;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
@@ -26,8 +28,11 @@ import org.camdoop.torus.trees.TreeChoice;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
  *          u8 k (0..64); k bytes nonce; u8 m (0..64); m bytes proof  -- what the reduce task proved to the root
  *          (JobTokenProof.forShuffle over the root's nonce; k = m = 0: started in process, no proof)
+ *          vint g (generation, 0..2^16); vint f (0..2^16); f x vint server index -- failed servers, ascending
+ *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
+ * 6 SERVER_DOWN vint server index   -- a neighbour declared this server failed (its link stayed down)
  * 3 SPEC, 4 JAR_PART: the job spec broadcast, laid out in {@link SpecMessages}
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
@@ -37,12 +42,16 @@ public final class ShuffleMessages {
     public static final int START = 1;
     public static final int ABORT = 2;
     public static final int START_ACK = 5;
+    public static final int SERVER_DOWN = 6;
+    /** Generations and failed servers a START may name (a bound for the decoder, far above any real use). */
+    private static final int MAX_LIST = 1 << 16;
 
     private ShuffleMessages() {
     }
 
     /** A decoded message. */
-    public sealed interface Message permits Start, Abort, StartAck, SpecMessages.Spec, SpecMessages.JarPart {
+    public sealed interface Message permits Start, Abort, StartAck, ServerDown, SpecMessages.Spec,
+            SpecMessages.JarPart {
     }
 
     /** Run your part of this shuffle: started at its root by a task that proved {@code proof}. */
@@ -51,6 +60,17 @@ public final class ShuffleMessages {
 
     /** Stop working on this shuffle (named by {@link ShuffleSpec#streamKey()} and partition). */
     public record Abort(long streamKey, int partition, String reason) implements Message {
+    }
+
+    /** A neighbour of {@code server} declared it failed: every daemon that hears it takes it into its failure view. */
+    public record ServerDown(int server) implements Message {
+    }
+
+    public static byte[] serverDown(int server) {
+        return write(out -> {
+            out.writeByte(SERVER_DOWN);
+            WritableUtils.writeVInt(out, server);
+        });
     }
 
     public static byte[] start(ShuffleSpec spec, StartProof proof) {
@@ -77,6 +97,19 @@ public final class ShuffleMessages {
             byte[] mac = proof.proof();
             out.writeByte(mac.length);
             out.write(mac);
+            ShuffleGeneration g = spec.generation();
+            WritableUtils.writeVInt(out, g.number());
+            int[] failed = g.failed();
+            WritableUtils.writeVInt(out, failed.length);
+            for (int f : failed) {
+                WritableUtils.writeVInt(out, f);
+            }
+            out.writeByte(g.resumeAfter().isPresent() ? 1 : 0);
+            if (g.resumeAfter().isPresent()) {
+                byte[] key = g.resumeAfter().get();
+                WritableUtils.writeVInt(out, key.length);
+                out.write(key);
+            }
         });
     }
 
@@ -113,6 +146,7 @@ public final class ShuffleMessages {
                 case START -> decodeStart(in);
                 case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
                 case START_ACK -> new StartAck(in.readLong(), in.readInt());
+                case SERVER_DOWN -> new ServerDown(bounded(in, MAX_LIST, "server index"));
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
                 case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
                 default -> throw new IllegalArgumentException("unknown service message type " + type);
@@ -165,8 +199,38 @@ public final class ShuffleMessages {
         }
         byte[] nonce = shortBytes(in, "nonce");
         byte[] proof = shortBytes(in, "proof");
-        return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts),
+        ShuffleGeneration generation = decodeGeneration(in);
+        return new Start(new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts, generation),
                 new StartProof(nonce, proof));
+    }
+
+    private static ShuffleGeneration decodeGeneration(DataInputStream in) throws IOException {
+        int number = bounded(in, MAX_LIST, "generation");
+        int n = bounded(in, MAX_LIST, "failed server count");
+        int[] failed = new int[n];
+        for (int i = 0; i < n; i++) {
+            failed[i] = bounded(in, MAX_LIST, "failed server index");
+        }
+        int resumes = in.readUnsignedByte();
+        if (resumes > 1) {
+            throw new IllegalArgumentException("shuffle start has resume flag " + resumes);
+        }
+        Optional<byte[]> after = Optional.empty();
+        if (resumes == 1) {
+            byte[] key = new byte[bounded(in, ShuffleGeneration.MAX_RESUME_KEY_BYTES, "resume key length")];
+            in.readFully(key);
+            after = Optional.of(key);
+        }
+        // The record checks the order of the failed servers (IllegalArgumentException, like every decode error).
+        return new ShuffleGeneration(number, after, failed);
+    }
+
+    private static int bounded(DataInputStream in, int max, String what) throws IOException {
+        int v = WritableUtils.readVInt(in);
+        if (v < 0 || v > max) {
+            throw new IllegalArgumentException("service message names " + what + " " + v + " (0.." + max + ")");
+        }
+        return v;
     }
 
     private static byte[] shortBytes(DataInputStream in, String what) throws IOException {

@@ -6,11 +6,14 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.KeyStriper;
 import org.camdoop.shuffle.aggregation.MapOutputPartitionSource;
 import org.camdoop.shuffle.aggregation.ReadaheadPool;
+import org.camdoop.shuffle.aggregation.ResumingRun;
+import org.camdoop.shuffle.aggregation.RunSource;
 import org.camdoop.shuffle.aggregation.SortedRun;
 import org.camdoop.shuffle.aggregation.StripeDemux;
 import org.camdoop.shuffle.protocol.MapAttemptSummary;
@@ -42,19 +45,20 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
     public static LocalInputs open(JobAggregationSpec spec, Collection<LocalMapOutput> outputs,
             SortedSet<String> expected, int partition, VertexPlan.LocalSlice slice) throws IOException {
         return openShared(spec, outputs, expected, partition, List.of(new Reader(slice, () -> { })),
-                ReadaheadPool.NONE).get(0);
+                ReadaheadPool.NONE, Optional.empty()).get(0);
     }
 
     /**
      * The slices of all of this daemon's vertices of one shuffle, in the order of {@code readers}: each map output is
      * located once and, where several vertices read stripes of it, decoded once by a {@link StripeDemux} shared by
-     * them, whose lagging stripes may borrow from {@code readahead}.
+     * them, whose lagging stripes may borrow from {@code readahead}. A restarted generation's readers skip the keys
+     * at or before {@code resumeAfter} ({@link ResumingRun}) before any stripe sees them.
      *
      * @throws IOException if a map output cannot be opened (missing file, bad index); runs opened so far are closed
      */
     public static List<LocalInputs> openShared(JobAggregationSpec spec, Collection<LocalMapOutput> outputs,
-            SortedSet<String> expected, int partition, List<Reader> readers, ReadaheadPool readahead)
-            throws IOException {
+            SortedSet<String> expected, int partition, List<Reader> readers, ReadaheadPool readahead,
+            Optional<byte[]> resumeAfter) throws IOException {
         List<List<SortedRun>> runs = new ArrayList<>();
         readers.forEach(r -> runs.add(new ArrayList<>()));
         List<String> attempts = new ArrayList<>();
@@ -63,8 +67,9 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
                 if (!expected.contains(out.attemptId())) {
                     continue;
                 }
-                MapOutputPartitionSource source =
-                        MapOutputPartitionSource.locate(spec, out.files(), partition);
+                RunSource located = MapOutputPartitionSource.locate(spec, out.files(), partition);
+                RunSource source = resumeAfter.isEmpty() ? located
+                        : ResumingRun.resuming(located, spec.sortComparator(), resumeAfter.get());
                 Map<Integer, StripeDemux> demuxes = new HashMap<>();
                 for (int i = 0; i < readers.size(); i++) {
                     runs.get(i).add(openSlice(source, out.attemptId() + " partition " + partition, readers, i, demuxes,
@@ -91,7 +96,7 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
         return inputs;
     }
 
-    private static SortedRun openSlice(MapOutputPartitionSource source, String label, List<Reader> readers,
+    private static SortedRun openSlice(RunSource source, String label, List<Reader> readers,
             int i, Map<Integer, StripeDemux> demuxes, ReadaheadPool readahead) throws IOException {
         VertexPlan.LocalSlice slice = readers.get(i).slice();
         if (slice.stripes() == 1) {

@@ -1,20 +1,28 @@
 package org.camdoop.shuffle.service.net;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
 
-/** START carries attempts as numbers; the names decoded must be exactly Hadoop's names of those attempts. */
+/**
+ * START carries attempts as numbers; the names decoded must be exactly Hadoop's names of those attempts. A restarted
+ * generation's failure view and resume key round-trip; malformed ones are refused with the reason.
+ */
 class ShuffleMessagesTest {
 
     @Test
@@ -33,5 +41,55 @@ class ShuffleMessagesTest {
                 assertInstanceOf(ShuffleMessages.Start.class, ShuffleMessages.decode(ShuffleMessages.start(spec, StartProof.NONE)));
         assertEquals(spec, start.spec());
         assertEquals(expected, start.spec().expectedAttempts());
+    }
+
+    private static ShuffleSpec restarted(ShuffleGeneration g) {
+        return new ShuffleSpec(5L, "job_1700000000000_0001", 2, 1, new Coord(1, 2, 0), ShuffleMode.NOAGG,
+                TreeChoice.SIX, new TreeSet<>(), g);
+    }
+
+    @Test
+    void aRestartedStartCarriesItsGenerationFailuresAndResumeKey() {
+        ShuffleSpec spec = restarted(new ShuffleGeneration(3, Optional.of(new byte[] {4, 'k', 'e', 'y', 0}),
+                new int[] {1, 13, 26}));
+        ShuffleSpec back = ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(spec,
+                StartProof.NONE))).spec();
+        assertEquals(spec, back);
+        assertArrayEquals(new byte[] {4, 'k', 'e', 'y', 0}, back.generation().resumeAfter().orElseThrow());
+        assertArrayEquals(new int[] {1, 13, 26}, back.generation().failed());
+        // Generations are streams of their own; generation 0 keeps the key a shuffle always had.
+        assertNotEquals(spec.streamKey(0), spec.streamKey());
+        assertEquals(restarted(ShuffleGeneration.FIRST).streamKey(), spec.streamKey(0));
+        // An empty key is a key (a NullWritable's): resuming after it is not starting over.
+        ShuffleSpec empty = restarted(new ShuffleGeneration(1, Optional.of(new byte[0]), new int[0]));
+        assertEquals(empty, ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(empty,
+                StartProof.NONE))).spec());
+        assertNotEquals(empty, restarted(new ShuffleGeneration(1, Optional.empty(), new int[0])));
+    }
+
+    @Test
+    void serverDownRoundTrips() {
+        assertEquals(new ShuffleMessages.ServerDown(26), ShuffleMessages.decode(ShuffleMessages.serverDown(26)));
+    }
+
+    @Test
+    void malformedGenerationsAreRefusedWithTheReason() {
+        byte[] good = ShuffleMessages.start(restarted(new ShuffleGeneration(1, Optional.empty(),
+                new int[] {2, 5})), StartProof.NONE);
+        // The failed servers are the last bytes but the resume flag: 02 02 05 00. Out of order:
+        byte[] unordered = good.clone();
+        unordered[unordered.length - 3] = 5;
+        unordered[unordered.length - 2] = 2;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(unordered));
+        assertEquals("failed servers must be distinct, >= 0 and ascending: [5, 2]", e.getMessage());
+        byte[] badFlag = good.clone();
+        badFlag[badFlag.length - 1] = 7;
+        assertEquals("shuffle start has resume flag 7", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(badFlag)).getMessage());
+        byte[] negative = ShuffleMessages.serverDown(3);
+        negative[1] = (byte) -1; // vint -1
+        assertEquals("service message names server index -1 (0..65536)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());
     }
 }

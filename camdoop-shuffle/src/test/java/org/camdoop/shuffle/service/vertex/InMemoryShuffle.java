@@ -90,7 +90,7 @@ final class InMemoryShuffle implements AutoCloseable {
             }
             List<LocalInputs> inputs = LocalInputs.openShared(spec, localOutputs.getOrDefault(e.getKey(), List.of()),
                     plan.spec().expectedAttempts(), plan.spec().partition(), readers,
-                    new ReadaheadPool(READAHEAD_BYTES));
+                    new ReadaheadPool(READAHEAD_BYTES), plan.spec().generation().resumeAfter());
             for (int i = 0; i < reading.size(); i++) {
                 ((Vertex) reading.get(i)[0]).start(inputs.get(i).runs(), inputs.get(i).attempts());
             }

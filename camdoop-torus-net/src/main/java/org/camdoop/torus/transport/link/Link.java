@@ -151,15 +151,33 @@ public final class Link {
             return;
         }
         channel = null;
+        dropTransit();
+        if (state == State.STOPPED) {
+            return;
+        }
+        transition(dialer != null ? State.BACKOFF : State.WAITING, reason);
+    }
+
+    /**
+     * Drops the connection without a goodbye and never reconnects, telling no listener: what a crashed process's link
+     * does (benchmarks and fault tests crash embedded daemons this way).
+     */
+    public void crash() {
+        state = State.STOPPED;
+        Channel ch = channel;
+        channel = null;
+        dropTransit();
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    private void dropTransit() {
         for (TransitQueue q : transit.values()) {
             scheduler.remove(q);
             q.clear();
         }
         transit.clear();
-        if (state == State.STOPPED) {
-            return;
-        }
-        transition(dialer != null ? State.BACKOFF : State.WAITING, reason);
     }
 
     /** Cuts the current connection (tests and operators); the usual down/reconnect path follows. */

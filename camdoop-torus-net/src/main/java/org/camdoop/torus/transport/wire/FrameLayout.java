@@ -13,7 +13,7 @@ public final class FrameLayout {
      * and senders flag DATA frames that need a prompt acknowledgement ({@link #FLAG_ACK_REQUESTED}); a version 2 sender
      * never flags, and could wait forever on a version 3 receiver.
      */
-    public static final int PROTOCOL_VERSION = 3;
+    public static final int PROTOCOL_VERSION = 4;
 
     public static final int LENGTH_FIELD = 4;
 

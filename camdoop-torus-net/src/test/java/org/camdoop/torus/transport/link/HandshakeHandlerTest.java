@@ -140,7 +140,7 @@ class HandshakeHandlerTest {
         EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 7 is not supported (this daemon speaks version 3)")), errors);
+                "protocol version 7 is not supported (this daemon speaks version 4)")), errors);
         assertFalse(a.isOpen());
         assertFalse(d.isOpen(), "the refused side closes too");
         d.finishAndReleaseAll();

@@ -1,0 +1,207 @@
+package org.camdoop.shuffle.service;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Optional;
+import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+
+/**
+ * The root vertex's output of one generation of a shuffle, in front of the reduce task's {@link RootStream}. It
+ * passes whole key groups only: the records of the last key of each chunk are held back until a record of a greater
+ * key (or the end) shows that group complete. So at every moment the reducer has received all the records of every
+ * key up to {@link ResumePoint#lastKey()} and none of a greater key, and a generation that resumes after that key
+ * gives the reducer each record exactly once (docs/recovery.md). Finding the last group costs one pass over the
+ * record headers and, usually, one key comparison per chunk.
+ *
+ * <p>A group larger than {@code maxHeldBytes} cannot be held back: it is passed on, and until the next group boundary
+ * is passed the output has no exact resume point ({@link ResumePoint#exact()} false; a restart then fails the
+ * shuffle instead of guessing). It also drops records at or before the generation's resume key, should any reach it:
+ * the map-output readers skip them already.
+ *
+ * <p>Thread-safety: offers, the end and a failure come from the root vertex's thread, {@link #detach} from the
+ * service's; all state is guarded by this object's monitor, taken before the {@link RootStream}'s lock.
+ */
+final class GenerationOutput implements VertexOutput {
+
+    /** Where the reducer stands: every record of every key up to {@code lastKey} (none yet if empty) and no more. */
+    record ResumePoint(Optional<byte[]> lastKey, boolean exact) {
+    }
+
+    private final RootStream stream;
+    private final RawComparator<Object> order;
+    private final int maxHeldBytes;
+    /** Appended to a failure's reason: which generation failed, on which failure view. */
+    private final String failureNote;
+    private final RecordCursor cursor = new RecordCursor("root output");
+    private final RawBytes key = new RawBytes();
+    private final RawBytes value = new RawBytes();
+    private int[] starts = new int[64];
+    private int[] keyOffsets = new int[64];
+    private int[] keyLengths = new int[64];
+    /** Records at or before this key are dropped; null once a greater key passed. */
+    private byte[] skipThrough;
+    private byte[] held;
+    private int heldLength;
+    private byte[] heldKey;
+    private Optional<byte[]> lastKey;
+    private boolean exact = true;
+    private boolean detached;
+
+    /**
+     * @param resumeAfter the generation's resume key: the reducer already has everything up to it
+     * @param maxHeldBytes the largest key group held back whole
+     * @param failureNote  appended to the reason of a failure, e.g. the generation and the servers it runs without
+     */
+    GenerationOutput(RootStream stream, RawComparator<Object> order, Optional<byte[]> resumeAfter, int maxHeldBytes,
+            String failureNote) {
+        this.stream = stream;
+        this.failureNote = failureNote;
+        this.order = order;
+        this.maxHeldBytes = maxHeldBytes;
+        this.skipThrough = resumeAfter.orElse(null);
+        this.lastKey = resumeAfter;
+    }
+
+    /** Stops passing anything on (a later generation takes over) and tells where the reducer stands. */
+    synchronized ResumePoint detach() {
+        detached = true;
+        held = null;
+        heldKey = null;
+        return new ResumePoint(lastKey.map(byte[]::clone), exact);
+    }
+
+    @Override
+    public synchronized boolean offer(byte[] chunk, int length) {
+        if (detached) {
+            return true; // a superseded generation's vertex: its output goes nowhere
+        }
+        if (!stream.hasRoom()) {
+            return false;
+        }
+        int n = parse(chunk, length);
+        int first = 0;
+        if (skipThrough != null) {
+            while (first < n && compare(chunk, first, skipThrough) <= 0) {
+                first++;
+            }
+            if (first == n) {
+                return true;
+            }
+            skipThrough = null;
+        }
+        int lastGroup = n - 1;
+        while (lastGroup > first && compare(chunk, lastGroup - 1, chunk, n - 1) == 0) {
+            lastGroup--;
+        }
+        boolean continuesHeld = held != null && compare(chunk, first, heldKey) == 0;
+        if (continuesHeld && lastGroup == first) {
+            appendToHeld(chunk, starts[first], length);
+            if (heldLength > maxHeldBytes) {
+                // Too large to hold: pass it on; the reducer now has part of this key's records.
+                stream.offerPair(held, heldLength, chunk, 0);
+                lastKey = Optional.of(heldKey);
+                exact = false;
+                held = null;
+                heldKey = null;
+            }
+            return true;
+        }
+        byte[] prefix = chunk;
+        int prefixLength = starts[lastGroup];
+        if (first > 0) {
+            prefix = Arrays.copyOfRange(chunk, starts[first], starts[lastGroup]);
+            prefixLength = prefix.length;
+        } else if (prefixLength == 0) {
+            prefix = null;
+        }
+        byte[] newHeld = Arrays.copyOfRange(chunk, starts[lastGroup], length);
+        byte[] newHeldKey = Arrays.copyOfRange(chunk, keyOffsets[lastGroup], keyOffsets[lastGroup]
+                + keyLengths[lastGroup]);
+        if (held != null || prefixLength > 0) {
+            stream.offerPair(held == null ? new byte[0] : held, held == null ? 0 : heldLength,
+                    prefix == null ? new byte[0] : prefix, prefixLength);
+            lastKey = Optional.of(prefixLength > 0 ? Arrays.copyOfRange(chunk, keyOffsets[lastGroup - 1],
+                    keyOffsets[lastGroup - 1] + keyLengths[lastGroup - 1]) : heldKey);
+            exact = true;
+        }
+        held = newHeld;
+        heldLength = newHeld.length;
+        heldKey = newHeldKey;
+        return true;
+    }
+
+    @Override
+    public void whenWritable(Runnable wake) {
+        synchronized (this) {
+            if (!detached) {
+                stream.whenWritable(wake);
+                return;
+            }
+        }
+        wake.run();
+    }
+
+    @Override
+    public synchronized void end(EndOfStream end) {
+        if (!detached) {
+            stream.endWith(held == null ? new byte[0] : held, held == null ? 0 : heldLength, end);
+            held = null;
+        }
+    }
+
+    @Override
+    public synchronized void fail(String reason) {
+        if (!detached) {
+            stream.fail(reason + failureNote);
+        }
+    }
+
+    private void appendToHeld(byte[] chunk, int from, int to) {
+        int add = to - from;
+        if (heldLength + add > held.length) {
+            held = Arrays.copyOf(held, Math.max(heldLength + add, 2 * held.length));
+        }
+        System.arraycopy(chunk, from, held, heldLength, add);
+        heldLength += add;
+    }
+
+    /** Record starts and keys of {@code chunk[0, length)}; returns the record count. */
+    private int parse(byte[] chunk, int length) {
+        cursor.reset(chunk, 0, length);
+        int n = 0;
+        try {
+            while (true) {
+                int start = cursor.position();
+                if (!cursor.next(key, value)) {
+                    break;
+                }
+                if (n == starts.length) {
+                    starts = Arrays.copyOf(starts, 2 * n);
+                    keyOffsets = Arrays.copyOf(keyOffsets, 2 * n);
+                    keyLengths = Arrays.copyOf(keyLengths, 2 * n);
+                }
+                starts[n] = start;
+                keyOffsets[n] = key.offset();
+                keyLengths[n] = key.length();
+                n++;
+            }
+        } catch (IOException e) {
+            // The chunk comes from this daemon's own root vertex: a corrupt one is a bug, not bad input.
+            throw new UncheckedIOException(e);
+        }
+        return n;
+    }
+
+    private int compare(byte[] chunk, int record, byte[] other) {
+        return order.compare(chunk, keyOffsets[record], keyLengths[record], other, 0, other.length);
+    }
+
+    private int compare(byte[] a, int recordA, byte[] b, int recordB) {
+        return order.compare(a, keyOffsets[recordA], keyLengths[recordA], b, keyOffsets[recordB], keyLengths[recordB]);
+    }
+}

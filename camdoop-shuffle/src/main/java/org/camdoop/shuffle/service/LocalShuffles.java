@@ -1,0 +1,134 @@
+package org.camdoop.shuffle.service;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.net.StreamOutput;
+import org.camdoop.shuffle.service.plan.ShufflePlan;
+import org.camdoop.shuffle.service.plan.VertexPlan;
+import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+import org.camdoop.shuffle.service.vertex.VertexState;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.stream.OutboundStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This daemon's part of each shuffle generation: plans it ({@link ShufflePlan} on the generation's failure view),
+ * wires it whole ({@link VertexSetup}), registers it in {@link RunningShuffles}, starts it, forgets each vertex and
+ * output as it finishes, and stops it all on an abort. Called on the vertex threads.
+ */
+final class LocalShuffles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalShuffles.class);
+
+    private final ServiceContext context;
+    private final TorusNode node;
+    private final DaemonView views;
+    private final RecentShuffles recent;
+    private final RunningShuffles running;
+    private final DaemonCounters counters;
+    private final VertexSetup vertexSetup;
+    /** Aborts a shuffle everywhere, with the reason. */
+    private final BiConsumer<ShuffleSpec, String> aborter;
+    /** A generation's root vertex finished (done or failed). */
+    private final Consumer<ShuffleSpec> rootFinished;
+
+    LocalShuffles(ServiceContext context, DaemonView views, RecentShuffles recent, RunningShuffles running,
+            DaemonCounters counters, BiConsumer<ShuffleSpec, String> aborter, Consumer<ShuffleSpec> rootFinished) {
+        this.context = context;
+        this.node = context.node();
+        this.views = views;
+        this.recent = recent;
+        this.running = running;
+        this.counters = counters;
+        this.vertexSetup = new VertexSetup(context);
+        this.aborter = aborter;
+        this.rootFinished = rootFinished;
+    }
+
+    /** Runs this daemon's vertices of a shuffle; if the job is unknown they fail with {@code unknownReason}. */
+    void run(ShuffleSpec spec, Optional<VertexOutput> root, String unknownReason) {
+        ShufflePlan plan = new ShufflePlan(spec, views.planView(spec));
+        List<VertexPlan> mine = plan.forServer(node.index());
+        if (mine.isEmpty()) {
+            return;
+        }
+        Optional<JobAggregationSpec> agg = context.specs().forJob(spec.jobId())
+                .map(a -> spec.mode().combines() ? a : a.withoutCombiner())
+                .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
+                        a.combineBatchBytes()));
+        ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
+        if (recent.wasAborted(key)) {
+            // Its ABORT overtook this START (they run on different threads): nothing to do.
+            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
+            return;
+        }
+        RunningShuffle r = new RunningShuffle(spec);
+        if (!running.add(key, r)) {
+            LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
+            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));
+            return;
+        }
+        ShuffleWiring wiring;
+        try {
+            wiring = vertexSetup.wire(spec, mine, root, agg, unknownReason);
+        } catch (VertexSetup.WiringFailed e) {
+            // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
+            LOG.warn(e.getMessage());
+            // Everyone else would wait for streams this daemon will never open or end.
+            aborter.accept(spec, e.getMessage());
+            return;
+        }
+        if (!r.attach(wiring)) {
+            vertexSetup.close(wiring, "shuffle " + spec.describe() + " was aborted",
+                    new IllegalStateException("the shuffle was aborted"));
+            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
+            return;
+        }
+        if (wiring.isEmpty()) {
+            running.remove(key, r);
+        }
+        // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
+        for (Vertex v : wiring.allVertices()) {
+            v.finished().whenComplete((state, error) -> {
+                counters.combined(v.recordsCombinedHere());
+                counters.waitedForCredit(v.creditWaitedNanos());
+                forget(key, r, v);
+            });
+        }
+        for (OutboundStream o : wiring.outputs()) {
+            o.completion().whenComplete((v, error) -> {
+                if (r.forget(o)) {
+                    running.remove(key, r);
+                }
+            });
+        }
+        // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
+        wiring.root().ifPresent(rootVertex -> rootVertex.finished().thenAccept(state -> {
+            if (state == VertexState.FAILED) {
+                aborter.accept(spec, "the root failed");
+            }
+            rootFinished.accept(spec);
+        }));
+        vertexSetup.start(wiring);
+    }
+
+    private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {
+        if (r.forget(finished)) {
+            running.remove(key, r);
+        }
+    }
+
+    /** Fails the vertices and gives back the buffers of streams whose other end may never finish them. */
+    void stop(RunningShuffle.Stopped s, String reason) {
+        s.vertices().forEach(v -> v.fail(reason));
+        s.inputs().forEach(node::closeInbound);
+        IllegalStateException cause = new IllegalStateException(reason);
+        s.outputs().forEach(o -> o.close(cause));
+    }
+}

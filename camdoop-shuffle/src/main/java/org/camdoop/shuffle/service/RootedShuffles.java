@@ -1,0 +1,69 @@
+package org.camdoop.shuffle.service;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+
+/**
+ * The shuffles whose root is this daemon, each by its first generation's key: the reducer's stream and the generation
+ * feeding it now. An entry lives from the shuffle's start until its current generation's root vertex finished or the
+ * shuffle was aborted, so there is at most one per reduce task this daemon serves.
+ *
+ * <p>Thread-safety: the map is concurrent; a {@link Rooted}'s fields are guarded by its own monitor, held while a
+ * generation is replaced (restarts of one shuffle never interleave).
+ */
+final class RootedShuffles {
+
+    /** One shuffle rooted here. */
+    static final class Rooted {
+        final RootStream stream;
+        /** The generation running now. */
+        ShuffleSpec spec;
+        /** The current generation's root output: a {@link GenerationOutput}, or the stream itself for an unknown job. */
+        VertexOutput output;
+
+        Rooted(RootStream stream, ShuffleSpec spec, VertexOutput output) {
+            this.stream = stream;
+            this.spec = spec;
+            this.output = output;
+        }
+    }
+
+    private final Map<ShuffleKey, Rooted> rooted = new ConcurrentHashMap<>();
+
+    static ShuffleKey keyOf(ShuffleSpec spec) {
+        return new ShuffleKey(spec.streamKey(0), spec.partition());
+    }
+
+    void add(Rooted r) {
+        rooted.put(keyOf(r.spec), r);
+    }
+
+    /** The shuffle that {@code spec} (any generation of it) belongs to, if it is rooted here. */
+    Rooted get(ShuffleSpec spec) {
+        return rooted.get(keyOf(spec));
+    }
+
+    /** Forgets the shuffle {@code spec} belongs to; returns it, or null. */
+    Rooted remove(ShuffleSpec spec) {
+        return rooted.remove(keyOf(spec));
+    }
+
+    /** Forgets the shuffle if {@code finished} is still its current generation (a restart replaced it otherwise). */
+    void finished(ShuffleSpec finished) {
+        Rooted r = rooted.get(keyOf(finished));
+        if (r != null) {
+            synchronized (r) {
+                if (r.spec.equals(finished)) {
+                    rooted.remove(keyOf(finished), r);
+                }
+            }
+        }
+    }
+
+    List<Rooted> all() {
+        return List.copyOf(rooted.values());
+    }
+}

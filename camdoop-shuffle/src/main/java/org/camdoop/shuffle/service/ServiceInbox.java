@@ -1,0 +1,127 @@
+package org.camdoop.shuffle.service;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.Arrays;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.camdoop.shuffle.service.net.ShuffleMessages;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.wire.StreamId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where service messages from other daemons come in. On the transport's event loop it bounds the messages waiting,
+ * acknowledges every START at once and drops repeated ones; on a vertex thread it decodes and checks each message
+ * (nothing a peer names outside the torus gets further) and hands it to the service.
+ *
+ * <p>Thread-safety: the counters are atomic; everything else is fixed at construction.
+ */
+final class ServiceInbox {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceInbox.class);
+
+    /** What the service does with a checked message. */
+    interface Handler {
+        void handle(Coord from, ShuffleMessages.Message message, byte[] bytes);
+    }
+
+    private final TorusNode node;
+    private final TorusShape shape;
+    private final Executor vertices;
+    private final int maxPending;
+    /** Whether the START of (stream key, partition) was taken already. */
+    private final Predicate<ShuffleKey> startTaken;
+    private final Handler handler;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
+    /** The daemon plays dead ({@link CamdoopService#halt}): every message is dropped. */
+    private volatile boolean closed;
+
+    ServiceInbox(TorusNode node, Executor vertices, int maxPending, Predicate<ShuffleKey> startTaken,
+            Handler handler) {
+        this.node = node;
+        this.shape = node.shape();
+        this.vertices = vertices;
+        this.maxPending = maxPending;
+        this.startTaken = startTaken;
+        this.handler = handler;
+    }
+
+    void close() {
+        closed = true;
+    }
+
+    /** A service message arrived (event loop). */
+    void onMessage(Coord from, StreamId id, ByteBuf payload) {
+        if (closed) {
+            payload.release();
+            return;
+        }
+        if (pending.get() >= maxPending) {
+            // Dropped before any acknowledgement: a START lost here is sent again by its root.
+            payload.release();
+            if (Long.bitCount(dropped.incrementAndGet()) == 1) {
+                LOG.warn("service message {} from {} dropped: {} messages already wait for the vertex threads "
+                        + "(camdoop.daemon.service.pending.max); {} dropped so far", id, from, maxPending,
+                        dropped.get());
+            }
+            return;
+        }
+        byte[] bytes;
+        try {
+            bytes = ByteBufUtil.getBytes(payload);
+        } finally {
+            payload.release();
+        }
+        if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == ControlTrees.CONTROL) {
+            // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
+            // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
+            node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
+            if (startTaken.test(new ShuffleKey(id.job(), id.partition()))) {
+                return; // a START sent again after a lost ACK: already taken, nothing to queue
+            }
+        }
+        pending.incrementAndGet();
+        vertices.execute(() -> {
+            try {
+                check(from, bytes);
+            } catch (RuntimeException e) {
+                LOG.error("service message from {} failed; dropped", from, e);
+            } finally {
+                pending.decrementAndGet();
+            }
+        });
+    }
+
+    private void check(Coord from, byte[] bytes) {
+        ShuffleMessages.Message m;
+        try {
+            m = ShuffleMessages.decode(bytes);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("bad service message from {}: {}", from, e.getMessage());
+            return;
+        }
+        if (m instanceof ShuffleMessages.Start s && !shape.contains(s.spec().root())) {
+            LOG.warn("START of {} from {} names root {}, outside the torus {}; ignored", s.spec().describe(), from,
+                    s.spec().root(), shape);
+        } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().failed())) {
+            LOG.warn("START of {} from {} names failed servers {}, outside the torus {}; ignored",
+                    s.spec().describe(), from, Arrays.toString(s.spec().generation().failed()), shape);
+        } else if (m instanceof ShuffleMessages.ServerDown d && !inTorus(new int[] {d.server()})) {
+            LOG.warn("SERVER_DOWN from {} names server {}, outside the torus {}; ignored", from, d.server(), shape);
+        } else if (!closed) {
+            handler.handle(from, m, bytes);
+        }
+    }
+
+    private boolean inTorus(int[] servers) {
+        return Arrays.stream(servers).allMatch(i -> i >= 0 && i < shape.size());
+    }
+}

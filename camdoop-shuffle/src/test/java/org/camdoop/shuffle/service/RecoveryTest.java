@@ -1,0 +1,162 @@
+package org.camdoop.shuffle.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.JobConf;
+import org.camdoop.shuffle.aggregation.Advance;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.daemon.EmbeddedTorus;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.shuffle.testing.WordCounts;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.trees.TreeChoice;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Paper section 4.2 on real daemons: a server crashes in the middle of a shuffle (its links drop without a goodbye),
+ * its neighbours declare it failed, the root restarts the shuffle without it from the last key the reducer received
+ * whole, and the reducer gets exactly the reference: no record lost or counted twice. The crashed server holds no map
+ * output of the job, as in the paper's Figure 9 runs (a lost map output is FailureCleanupTest's case).
+ */
+class RecoveryTest {
+
+    private static final String JOB = "job_1700000000000_0031";
+    private static final TorusShape SHAPE = TorusShape.parse("3x3x3");
+    private static final int REDUCERS = 2;
+
+    @TempDir
+    Path dir;
+
+    private static TransportConfig config() {
+        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "recovery-test-secret-of-32-bytes-long",
+                TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, "8192",
+                // Slow links, so the shuffle is still running when the server dies; quick failure detection.
+                TransportConfig.SHAPING_BYTES_PER_SECOND, "400000", TransportConfig.SHAPING_BURST_BYTES, "8192",
+                TransportConfig.FAILURE_TIMEOUT_MS, "100"));
+    }
+
+    private record Job(List<Map<String, Integer>> maps, TreeSet<String> attempts) {
+    }
+
+    /** Map outputs on every server but {@code without}: words shared across servers (combinable) and unique ones. */
+    private Job write(EmbeddedTorus torus, JobConf conf, List<Integer> without) throws Exception {
+        torus.registerJob(JOB, conf);
+        Random rnd = new Random(31);
+        List<Map<String, Integer>> maps = new ArrayList<>();
+        TreeSet<String> attempts = new TreeSet<>();
+        for (int server = 0; server < SHAPE.size(); server++) {
+            if (without.contains(server)) {
+                continue;
+            }
+            String attempt = String.format("attempt_1700000000000_0031_m_%06d_0", server);
+            Map<String, Integer> counts = new TreeMap<>();
+            for (int i = 0; i < 3000; i++) {
+                String word = rnd.nextBoolean() ? "w" + rnd.nextInt(2000) : "only" + server + "-" + i;
+                counts.merge(word, 1 + rnd.nextInt(3), Integer::sum);
+            }
+            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".out").toString());
+            org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".idx").toString());
+            WordCounts.write(conf, file, index, counts);
+            torus.addMapOutput(server, JOB, new LocalMapOutput(attempt, file, index));
+            maps.add(counts);
+            attempts.add(attempt);
+        }
+        return new Job(maps, attempts);
+    }
+
+    /** The reducer's view: per word the sum of its values, and the records that arrived. */
+    private record Received(SortedMap<String, Long> sums, long records, StreamItem last) {
+    }
+
+    /**
+     * Reads the root stream, crashing {@code victims} in turn once {@code afterChunks} chunks each arrived. After a
+     * crash the reducer reads on only once the root restarted the shuffle: its stream is bounded, so the shuffle
+     * cannot end first, whatever the victim had already sent.
+     */
+    private static Received receive(EmbeddedTorus torus, RootStream root, List<Integer> victims, int afterChunks)
+            throws Exception {
+        ChunkQueueRun records = new ChunkQueueRun("reducer");
+        java.util.concurrent.LinkedBlockingQueue<ShuffleSpec> restarts = new java.util.concurrent.LinkedBlockingQueue<>();
+        torus.service(0).onRestart(restarts::add);
+        int chunks = 0;
+        int crashed = 0;
+        StreamItem n;
+        while ((n = root.next(Duration.ofSeconds(60))) instanceof StreamItem.Chunk c) {
+            records.offer(c.bytes(), c.length());
+            chunks++;
+            if (crashed < victims.size() && chunks == afterChunks * (crashed + 1)) {
+                torus.crash(victims.get(crashed++));
+                ShuffleSpec next = restarts.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(crashed, next == null ? 0 : next.generation().number(), "no restart within 30 s");
+            }
+        }
+        assertEquals(victims.size(), crashed, "the shuffle ended before every victim crashed");
+        records.finish();
+        SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
+        long count = 0;
+        String previous = null;
+        while (records.advance() == Advance.RECORD) {
+            count++;
+            String key = WordCounts.text(records.key().array(), records.key().offset(), records.key().length());
+            assertTrue(previous == null || new Text(previous).compareTo(new Text(key)) <= 0, "out of order at " + key);
+            previous = key;
+            sums.merge(key, (long) WordCounts.intValue(records.value().array(), records.value().offset(),
+                    records.value().length()), Long::sum);
+        }
+        return new Received(sums, count, n);
+    }
+
+    @ParameterizedTest(name = "{0}: crash {1} after {2} chunks")
+    @CsvSource(delimiter = ';', value = {
+        "camdoop;1,1,1;1", "noagg;1,1,1;4", "noagg;1,0,0;1", "camdoop;1,0,0;0", "direct;2,2,1;0",
+        "noagg;1,1,1 2,1,1;2"})
+    void theReducerGetsExactlyTheReferenceWhenServersCrashMidShuffle(String mode, String victims, int afterChunks)
+            throws Exception {
+        List<Integer> dead = java.util.Arrays.stream(victims.split(" ")).map(v -> SHAPE.index(Coord.parse(v)))
+                .toList();
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            Job job = write(torus, WordCounts.jobWithCombiner(REDUCERS), dead);
+            ShuffleSpec spec = new ShuffleSpec(31L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.parse(mode),
+                    TreeChoice.SIX, job.attempts());
+            RootStream root = torus.service(0).startShuffle(spec);
+            if (afterChunks == 0) {
+                torus.crash(dead.get(0)); // before the reducer received anything: the restart begins at the start
+            }
+            Received got = receive(torus, root, afterChunks == 0 ? List.of() : dead, afterChunks);
+
+            assertInstanceOf(StreamItem.End.class, got.last(), got.last()::toString);
+            assertEquals(WordCounts.reference(job.maps(), 1, REDUCERS), got.sums());
+            assertEquals(job.attempts(), ((StreamItem.End) got.last()).end().attempts().attempts());
+            if (!mode.equals("camdoop")) {
+                // Nothing is combined: every map record arrives exactly once.
+                long mapRecords = job.maps().stream().flatMap(m -> m.keySet().stream())
+                        .filter(w -> WordCounts.partitionOf(w, REDUCERS) == 1).count();
+                assertEquals(mapRecords, got.records());
+            }
+            assertEquals(dead.size(), torus.service(0).counters().snapshot().restarts());
+            TorusWaits.idle(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
+            TorusWaits.noOpenStreams(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
+        }
+    }
+}
