@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 /** {@code camdoop bench ...}: the parent of the benchmarks. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks: each prints figures measured side by side in one run, and their ratios.",
-        subcommands = {TransportBench.class, ShuffleBench.class, PaperBench.class, HadoopBench.class, ClusterBench.class,
+        subcommands = {TransportBench.class, ShuffleBench.class, org.camdoop.bench.shuffle.FailureBench.class, PaperBench.class, HadoopBench.class, ClusterBench.class,
             MicroBenchCommand.class})
 public final class BenchCommand {
 }

@@ -47,6 +47,14 @@ public final class CamdoopJobConfig {
     public static final String FALLBACK_AFTER_RECORDS = "camdoop.fallback.after-records";
     public static final String DEFAULT_FALLBACK_AFTER_RECORDS = "fail";
 
+    /**
+     * How many attempts of each reduce task run on Camdoop: a retry (its first attempt's server died, or the torus
+     * failed it mid-stream) roots a fresh Camdoop shuffle, up to this many attempts in all; later attempts run the
+     * stock shuffle when {@link #FALLBACK_ENABLED}, so a torus that keeps failing costs attempts, never the job.
+     */
+    public static final String CAMDOOP_ATTEMPTS = "camdoop.fallback.camdoop-attempts";
+    public static final int DEFAULT_CAMDOOP_ATTEMPTS = 2;
+
     /** Forces the stock shuffle for every reduce: a kill switch that needs no change to the configured classes. */
     public static final String FORCE_STOCK = "camdoop.shuffle.force-stock";
     public static final boolean DEFAULT_FORCE_STOCK = false;

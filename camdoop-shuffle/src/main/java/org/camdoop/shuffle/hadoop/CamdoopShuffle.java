@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Fallback: until the first item of the stream has arrived, any failure (daemon unreachable, job refused, stream
  * failed) logs one WARN line and runs Hadoop's stock {@link Shuffle} with the same context, when
- * {@link CamdoopJobConfig#FALLBACK_ENABLED}. Later failures fail the attempt with a clear message; Hadoop retries it,
- * and every attempt after the first (a retry, or a speculative or rescheduled one) runs the stock shuffle when fallback
- * is enabled, so a torus that fails mid-stream costs one attempt, never the job.
+ * {@link CamdoopJobConfig#FALLBACK_ENABLED}. Later failures fail the attempt with a clear message; Hadoop retries it.
+ * A retry roots a fresh Camdoop shuffle (its predecessor's server may just have died), up to
+ * {@link CamdoopJobConfig#CAMDOOP_ATTEMPTS} attempts in all; later attempts run the stock shuffle when fallback is
+ * enabled, so a torus that keeps failing costs attempts, never the job.
  *
  * <p>Hadoop calls it from the reduce task's thread only.
  */
@@ -60,11 +61,12 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             return stock(shuffle, CamdoopJobConfig.ENCRYPTED_REASON);
         }
         int attempt = context.getReduceId().getId();
-        if (attempt > 0 && CamdoopJobConfig.fallbackEnabled(job)) {
-            // With after-records=fail an earlier attempt may have failed mid-stream; a retry (or a speculative or
-            // rescheduled attempt, for which this costs only speed) takes the path that does not depend on the torus.
-            return stock(shuffle, "attempt " + attempt + " is not the first, and "
-                    + CamdoopJobConfig.FALLBACK_AFTER_RECORDS + "=fail sends retries to the stock shuffle");
+        int camdoopAttempts = job.getInt(CamdoopJobConfig.CAMDOOP_ATTEMPTS, CamdoopJobConfig.DEFAULT_CAMDOOP_ATTEMPTS);
+        if (attempt >= camdoopAttempts && CamdoopJobConfig.fallbackEnabled(job)) {
+            // Earlier attempts may have failed mid-stream on the torus: from here on take the path that does not
+            // depend on it. A first retry still runs on Camdoop: its predecessor's server may simply have died.
+            return stock(shuffle, "attempt " + attempt + " of the reduce, and " + CamdoopJobConfig.CAMDOOP_ATTEMPTS
+                    + "=" + camdoopAttempts + " sends later attempts to the stock shuffle");
         }
         if (context.getLocalMapFiles() == null) {
             // On a cluster only Camdoop's collector registers map outputs with the daemons: without it the torus

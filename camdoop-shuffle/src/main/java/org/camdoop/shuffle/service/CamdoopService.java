@@ -104,8 +104,9 @@ public final class CamdoopService {
         node.addListener(new TransportListener() {
             @Override
             public void serverFailed(Coord server) {
-                // On the event loop: the shuffles' side of it runs on the vertex threads.
-                context.vertices().execute(() -> serverDown(shape.index(server), true));
+                // On the event loop: the view changes at once (a listener added after this one sees it), the
+                // shuffles' side of it runs on the vertex threads.
+                serverDown(shape.index(server), true);
             }
         });
     }
@@ -226,7 +227,7 @@ public final class CamdoopService {
      * Server {@code s} failed: reported by this daemon's transport ({@code detectedHere}: its link stayed down for the
      * failure timeout), by a neighbour of it (SERVER_DOWN), or in a START's failure view. Takes it into the view, tells
      * every daemon if detected here, drops the shuffles whose reduce task ran there, and restarts the shuffles rooted
-     * here (paper section 4.2). Runs on the vertex threads.
+     * here (paper section 4.2). Runs on the event loop or a vertex thread; the shuffles' part runs on a vertex thread.
      */
     private void serverDown(int s, boolean detectedHere) {
         if (halted) {
@@ -243,6 +244,14 @@ public final class CamdoopService {
         if (detectedHere) {
             counters.failureDeclared();
             views.tellLivePeers(new StreamId(0, 0, ControlTrees.CONTROL, node.index()), ShuffleMessages.serverDown(s));
+        }
+        context.vertices().execute(() -> shufflesLost(failed));
+    }
+
+    /** Server {@code failed} is gone: the shuffles rooted there stop here, the ones rooted here restart. */
+    private void shufflesLost(Coord failed) {
+        if (halted) {
+            return;
         }
         for (ShuffleKey key : running.keys()) {
             RunningShuffle r = running.get(key);
@@ -266,6 +275,9 @@ public final class CamdoopService {
             if (rooted.get(old) != r || !(r.output instanceof GenerationOutput out)) {
                 return; // finished meanwhile, or an unknown job whose root vertex failed already
             }
+            if (java.util.Arrays.stream(old.generation().failed()).anyMatch(f -> f == shape.index(failed))) {
+                return; // this generation was planned without it already (it started after the failure was known)
+            }
             GenerationOutput.ResumePoint at = out.detach();
             abort(old.streamKey(), old.partition(), "server " + failed + " failed: generation "
                     + (old.generation().number() + 1) + " takes over", true);
@@ -288,7 +300,8 @@ public final class CamdoopService {
                     recent.proofOf(new ShuffleKey(old.streamKey(), old.partition())));
             r.spec = next;
             r.output = generationOutput(r.stream, next);
-            LOG.info("server {} failed: restarting shuffle {} ({})", failed, next.describe(), next.generation());
+            LOG.info("server {} failed: restarting shuffle {} ({}; {} bytes had reached the reducer)", failed,
+                    next.describe(), next.generation(), r.stream.bytesDelivered());
             counters.restarted();
             restartListeners.forEach(l -> l.accept(next));
             startOnPeers(next);

@@ -53,12 +53,13 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private RoutingTable routing;
     private long droppedFrames;
     private final ServiceMessages services;
+    private final RetransmissionTimer retransmission;
     private final TransitAllowance transit;
     private long transitRefusals;
     private long badIndexFrames;
 
-    NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, FailureView view,
-            TransitAllowance transit) {
+    NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, long retransmitTimeoutNanos,
+            FailureView view, TransitAllowance transit) {
         this.transit = transit;
         this.shape = shape;
         this.self = self;
@@ -66,6 +67,9 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners);
         this.routing = new RoutingTable(view);
         this.services = new ServiceMessages(shape, self, this::nextLink);
+        this.retransmission = new RetransmissionTimer(loop, retransmitTimeoutNanos, () -> new ArrayList<>(outbound.values()),
+                () -> new ArrayList<>(inbound.values()), this::resendFromAck);
+        retransmission.start();
     }
 
     void addLink(Link link) {
@@ -168,18 +172,21 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         routing = new RoutingTable(view);
         // Frames in flight on the old routes may be lost: every stream resumes from its last acknowledgement and
         // every receiver repeats its credit; duplicates are dropped by sequence number.
-        for (OutboundStream s : new ArrayList<>(outbound.values())) {
-            Link l = s.destination() == self ? null : nextLink(s.destination());
-            for (Link any : links) {
-                if (any != null) {
-                    any.scheduler().remove(s);
-                }
-            }
-            if (l != null || s.destination() == self) {
-                s.resume();
+        new ArrayList<>(outbound.values()).forEach(this::resendFromAck);
+        inbound.values().forEach(InboundStream::reannounce);
+    }
+
+    /** Takes {@code s} off every link queue and resends from its last acknowledgement, if it has a route. */
+    private void resendFromAck(OutboundStream s) {
+        Link l = s.destination() == self ? null : nextLink(s.destination());
+        for (Link any : links) {
+            if (any != null) {
+                any.scheduler().remove(s);
             }
         }
-        inbound.values().forEach(InboundStream::reannounce);
+        if (l != null || s.destination() == self) {
+            s.resume();
+        }
     }
 
     private Link nextLink(int dst) {
@@ -403,6 +410,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     /** Stops at once, telling no peer: links drop without a goodbye and streams are abandoned (a crash). */
     void crash() {
         failures.cancelAll();
+        retransmission.stop();
         for (Link l : links) {
             if (l != null) {
                 l.crash();
@@ -417,6 +425,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     void closeAll() {
+        retransmission.stop();
         for (OutboundStream s : new ArrayList<>(outbound.values())) {
             s.close(new IllegalStateException("the node is shutting down"));
         }

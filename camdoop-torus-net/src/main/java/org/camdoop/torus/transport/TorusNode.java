@@ -72,7 +72,8 @@ public final class TorusNode implements AutoCloseable {
         this.loop = group.next();
         this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream());
         TransitAllowance transit = new TransitAllowance(config.transitMaxBytes());
-        this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), view, transit);
+        this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), config.retransmitTimeoutNanos(),
+                view, transit);
         router.listeners.add(new TransportListener() {
             @Override
             public void linkUp(Port port, Coord peer) {

@@ -47,6 +47,14 @@ public final class TransportConfig {
     public static final String FAILURE_TIMEOUT_MS = "camdoop.transport.failure.timeout.ms";
     public static final long DEFAULT_FAILURE_TIMEOUT_MS = 30_000;
 
+    /**
+     * A stream with frames unacknowledged and no acknowledgement for this long resends from its last acknowledged
+     * sequence; one that granted credit and heard nothing for this long repeats its announcement. Covers frames and
+     * credit lost on a path whose link broke and came back (no view change tells the ends).
+     */
+    public static final String RETRANSMIT_TIMEOUT_MS = "camdoop.transport.retransmit.timeout.ms";
+    public static final long DEFAULT_RETRANSMIT_TIMEOUT_MS = 2000;
+
     public static final String SHAPING_BYTES_PER_SECOND = "camdoop.transport.shaping.bytes.per.second";
     public static final long DEFAULT_SHAPING_BYTES_PER_SECOND = 0;
 
@@ -167,6 +175,10 @@ public final class TransportConfig {
 
     public long failureTimeoutNanos() {
         return longValue(FAILURE_TIMEOUT_MS, DEFAULT_FAILURE_TIMEOUT_MS) * 1_000_000;
+    }
+
+    public long retransmitTimeoutNanos() {
+        return longValue(RETRANSMIT_TIMEOUT_MS, DEFAULT_RETRANSMIT_TIMEOUT_MS) * 1_000_000;
     }
 
     /** Bytes per second per direction of each link; 0 = no shaping. */

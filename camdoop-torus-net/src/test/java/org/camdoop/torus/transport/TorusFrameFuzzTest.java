@@ -43,8 +43,8 @@ class TorusFrameFuzzTest {
             return; // Netty's shared empty buffer has no reference count to check
         }
         EmbeddedChannel ch = new EmbeddedChannel();
-        NodeRouter router = new NodeRouter(SHAPE, SELF, ch.eventLoop(), 1_000_000_000L, FailureView.none(SHAPE),
-                new TransitAllowance(1 << 20));
+        NodeRouter router = new NodeRouter(SHAPE, SELF, ch.eventLoop(), 1_000_000_000L, 2_000_000_000L,
+                FailureView.none(SHAPE), new TransitAllowance(1 << 20));
         router.setServiceHandler((from, id, payload) -> payload.release());
         InboundStream in = new InboundStream(new StreamId(1, 0, 0, PEER), PEER, new InboundHandler() {
             @Override

@@ -33,6 +33,10 @@ public final class InboundStream {
     private boolean closed;
     private long duplicates;
     private long refused;
+    /** Frames admitted, that count at the last retransmission tick, and the ticks since it last moved. */
+    private long admitted;
+    private long admittedAtTick;
+    private int quietTicks;
 
     /**
      * @param announceBatch the most frames acknowledged or credited per CREDIT announcement (see
@@ -129,6 +133,22 @@ public final class InboundStream {
         }
     }
 
+    /**
+     * Event loop, once per retransmission tick: after two ticks without a frame, repeats the announcement (a CREDIT
+     * lost on a broken path would otherwise leave the sender waiting for credit it was granted).
+     */
+    public void retransmissionTick() {
+        if (closed || ended || admitted != admittedAtTick) {
+            admittedAtTick = admitted;
+            quietTicks = 0;
+            return;
+        }
+        if (++quietTicks >= 2) {
+            quietTicks = 0;
+            announce(true);
+        }
+    }
+
     /** Event loop: stop receiving and give the buffers back (frames still held by the handler stay its own). */
     public void close() {
         if (closed) {
@@ -165,6 +185,7 @@ public final class InboundStream {
         }
         switch (announcer.onFrame(seq, end)) {
             case ACCEPT:
+                admitted++;
                 return true;
             case DUPLICATE:
                 duplicates++;

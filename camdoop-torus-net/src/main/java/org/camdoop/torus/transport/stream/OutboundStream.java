@@ -45,6 +45,9 @@ public final class OutboundStream extends ScheduledSource {
     private boolean wakePending;
     private boolean closed;
     private CompletableFuture<Void> writable;
+    /** The acknowledged sequence at the last retransmission tick, and the ticks since it last moved. */
+    private long ackedAtTick;
+    private int quietTicks;
 
     // event loop
     private boolean urgent;
@@ -280,8 +283,22 @@ public final class OutboundStream extends ScheduledSource {
     public void resume() {
         synchronized (this) {
             ledger.rewind();
+            quietTicks = 0;
         }
         onReady.accept(this);
+    }
+
+    /**
+     * Event loop, once per retransmission tick: whether frames sent past the last acknowledgement have gone two ticks
+     * without any acknowledgement (the caller then resends them: they may have been lost on a broken path).
+     */
+    public synchronized boolean unacknowledgedForTwoTicks() {
+        if (closed || ledger.nextSeq() <= ledger.acked() + 1 || ledger.acked() != ackedAtTick) {
+            ackedAtTick = ledger.acked();
+            quietTicks = 0;
+            return false;
+        }
+        return ++quietTicks >= 2;
     }
 
     /** Releases every buffer and the reservation; {@code cause == null} means the stream completed. */

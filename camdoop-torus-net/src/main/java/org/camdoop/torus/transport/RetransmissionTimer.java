@@ -1,0 +1,61 @@
+package org.camdoop.torus.transport;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.Collection;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.camdoop.torus.transport.stream.OutboundStream;
+
+/**
+ * End-to-end repair of streams whose frames or credit were lost in transit, e.g. on a link that broke and came back
+ * in the middle of a multi-hop path (a hop drops its transit queue with the connection, and no view change tells the
+ * ends). Every half {@code camdoop.transport.retransmit.timeout.ms} it ticks every stream of the node: an outbound
+ * stream whose frames went two ticks unacknowledged resends from its last acknowledged sequence, an inbound stream
+ * that heard nothing for two ticks repeats its announcement. Receivers drop duplicates by sequence, so a resend that
+ * was not needed costs bandwidth only. Owned by the node's event loop.
+ */
+final class RetransmissionTimer {
+
+    private final EventLoop loop;
+    private final long tickNanos;
+    private final Supplier<Collection<OutboundStream>> outbound;
+    private final Supplier<Collection<InboundStream>> inbound;
+    private final Consumer<OutboundStream> resend;
+    private ScheduledFuture<?> task;
+
+    /**
+     * @param resend takes a stream off its link queues and resumes it from its last acknowledgement
+     */
+    RetransmissionTimer(EventLoop loop, long timeoutNanos, Supplier<Collection<OutboundStream>> outbound,
+            Supplier<Collection<InboundStream>> inbound, Consumer<OutboundStream> resend) {
+        this.loop = loop;
+        this.tickNanos = Math.max(1, timeoutNanos / 2);
+        this.outbound = outbound;
+        this.inbound = inbound;
+        this.resend = resend;
+    }
+
+    void start() {
+        task = loop.scheduleAtFixedRate(this::tick, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void stop() {
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+
+    private void tick() {
+        for (OutboundStream s : outbound.get()) {
+            if (s.unacknowledgedForTwoTicks()) {
+                resend.accept(s);
+            }
+        }
+        for (InboundStream s : inbound.get()) {
+            s.retransmissionTick();
+        }
+    }
+}
