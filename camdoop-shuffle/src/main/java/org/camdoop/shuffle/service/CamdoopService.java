@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * that does not know the job yet parks the START ({@link ParkedStarts}) until the spec is registered, refused, or
  * {@link ServiceContext#specWaitMs()} runs out, and then runs or fails its vertices.
  *
- * <p>Thread-safety: {@code running} is thread-safe ({@link RunningShuffles}); the failure view is {@link DaemonView}. Service messages
+ * <p>Thread-safety: {@code running} is thread-safe ({@link RunningShuffles}); the failure view is {@link DaemonView}.
+ * Service messages
  * arrive on the transport's event loop and are handed to the vertex executor at once.
  */
 public final class CamdoopService {
@@ -309,7 +310,7 @@ public final class CamdoopService {
         }
     }
 
-    /** Sends START to every live peer, and again to whoever has not acknowledged it (service messages are best effort). */
+    /** Sends START to every live peer, and again to whoever has not acknowledged it (service messages: best effort). */
     private void startOnPeers(ShuffleSpec spec) {
         java.util.Set<Integer> peers = views.livePeers();
         peers.forEach(s -> sendStart(spec, s));

@@ -7,8 +7,9 @@ import org.camdoop.shuffle.protocol.Refusal;
 
 /**
  * A daemon's running totals since it started, for metrics: shuffles started here as root, STARTs from peers and those
- * refused, shuffles aborted, servers declared failed, shuffles restarted after a failure, records its vertices combined, the time they waited for their
- * outputs' credit, local requests refused by reason. Written by whichever thread sees the event (adders: no contention on the data path), read as a snapshot.
+ * refused, shuffles aborted, servers declared failed, shuffles restarted after a failure, records its vertices
+ * combined, the time they waited for their outputs' credit, local requests refused by reason. Written by whichever
+ * thread sees the event (adders: no contention on the data path), read as a snapshot.
  */
 public final class DaemonCounters {
 

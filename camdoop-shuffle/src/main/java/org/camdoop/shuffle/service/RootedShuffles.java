@@ -21,7 +21,7 @@ final class RootedShuffles {
         final RootStream stream;
         /** The generation running now. */
         ShuffleSpec spec;
-        /** The current generation's root output: a {@link GenerationOutput}, or the stream itself for an unknown job. */
+        /** The current generation's root output: a {@link GenerationOutput}, or the stream for an unknown job. */
         VertexOutput output;
 
         Rooted(RootStream stream, ShuffleSpec spec, VertexOutput output) {

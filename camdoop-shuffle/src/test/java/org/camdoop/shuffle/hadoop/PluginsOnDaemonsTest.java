@@ -93,6 +93,18 @@ class PluginsOnDaemonsTest {
         return task;
     }
 
+    /** Per word the sum of its values, as the reducer would see them. */
+    private static SortedMap<String, Long> sums(RawKeyValueIterator it) throws Exception {
+        SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
+        while (it.next()) {
+            sums.merge(WordCounts.text(it.getKey().getData(), it.getKey().getPosition(),
+                    it.getKey().getLength() - it.getKey().getPosition()),
+                    (long) WordCounts.intValue(it.getValue().getData(), it.getValue().getPosition(),
+                            it.getValue().getLength() - it.getValue().getPosition()), Long::sum);
+        }
+        return sums;
+    }
+
     private static String attempt(int map, int n) {
         return String.format("attempt_1700000000000_0005_m_%06d_%d", map, n);
     }
@@ -128,17 +140,39 @@ class PluginsOnDaemonsTest {
                 CamdoopShuffle<Object, Object> shuffle = new CamdoopShuffle<>();
                 JobConf reduceConf = taskConf(job, daemons.get(1));
                 shuffle.init(context(reduceConf, reduce, umbilical(events)));
-                RawKeyValueIterator it = shuffle.run();
-                SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
-                while (it.next()) {
-                    sums.merge(WordCounts.text(it.getKey().getData(), it.getKey().getPosition(),
-                            it.getKey().getLength() - it.getKey().getPosition()),
-                            (long) WordCounts.intValue(it.getValue().getData(), it.getValue().getPosition(),
-                                    it.getValue().getLength() - it.getValue().getPosition()), Long::sum);
-                }
+                SortedMap<String, Long> sums = sums(shuffle.run());
                 shuffle.close();
                 assertEquals(WordCounts.reference(maps, partition, reducers), sums);
             }
+        } finally {
+            for (CamdoopDaemon d : daemons) {
+                d.close();
+            }
+        }
+    }
+
+    @Test
+    void aRetriedReduceAttemptRootsAFreshCamdoopShuffle() throws Exception {
+        // The first attempt's server may simply have died (docs/recovery.md): its retry runs on Camdoop again, even
+        // with the fallback on. (Were it sent to the stock shuffle, that would fail here: no ShuffleHandler serves it.)
+        JobConf job = WordCounts.jobWithCombiner(1);
+        job.set("mapreduce.job.id", JOB);
+        job.setNumMapTasks(2);
+        job.setBoolean(CamdoopJobConfig.FALLBACK_ENABLED, true);
+        job.setInt(CamdoopJobConfig.STALL_TIMEOUT_MS, 60_000);
+        List<CamdoopDaemon> daemons = start(3);
+        try {
+            List<Map<String, Integer>> maps = List.of(Map.of("apple", 1, "pear", 2), Map.of("apple", 3));
+            List<TaskCompletionEvent> events = new ArrayList<>();
+            for (int m = 0; m < 2; m++) {
+                events.add(register(job, daemons, m, attempt(m, 0), maps.get(m), events.size()));
+            }
+            CamdoopShuffle<Object, Object> shuffle = new CamdoopShuffle<>();
+            shuffle.init(context(taskConf(job, daemons.get(2)),
+                    TaskAttemptID.forName("attempt_1700000000000_0005_r_000000_1"), umbilical(events)));
+            SortedMap<String, Long> sums = sums(shuffle.run());
+            shuffle.close();
+            assertEquals(WordCounts.reference(maps, 0, 1), sums);
         } finally {
             for (CamdoopDaemon d : daemons) {
                 d.close();

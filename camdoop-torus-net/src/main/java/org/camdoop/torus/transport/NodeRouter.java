@@ -67,8 +67,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners);
         this.routing = new RoutingTable(view);
         this.services = new ServiceMessages(shape, self, this::nextLink);
-        this.retransmission = new RetransmissionTimer(loop, retransmitTimeoutNanos, () -> new ArrayList<>(outbound.values()),
-                () -> new ArrayList<>(inbound.values()), this::resendFromAck);
+        this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,
+                () -> new ArrayList<>(outbound.values()), () -> new ArrayList<>(inbound.values()), this::resendFromAck);
         retransmission.start();
     }
 

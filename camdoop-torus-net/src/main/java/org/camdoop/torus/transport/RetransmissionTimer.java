@@ -13,13 +13,17 @@ import org.camdoop.torus.transport.stream.OutboundStream;
  * End-to-end repair of streams whose frames or credit were lost in transit, e.g. on a link that broke and came back
  * in the middle of a multi-hop path (a hop drops its transit queue with the connection, and no view change tells the
  * ends). Every half {@code camdoop.transport.retransmit.timeout.ms} it ticks every stream of the node: an outbound
- * stream whose frames went two ticks unacknowledged resends from its last acknowledged sequence, an inbound stream
- * that heard nothing for two ticks repeats its announcement. Receivers drop duplicates by sequence, so a resend that
- * was not needed costs bandwidth only. Owned by the node's event loop.
+ * stream whose frames went two ticks unacknowledged resends from its last acknowledged sequence (then waits twice as
+ * long before the next resend, up to 64 ticks, until an acknowledgement comes), an inbound stream that heard nothing
+ * for two ticks repeats its announcement. Receivers drop duplicates by sequence, so a resend that was not needed
+ * costs bandwidth only, and the backoff keeps a merely slow path (a loaded daemon) from being flooded with them.
+ * Owned by the node's event loop.
  */
 final class RetransmissionTimer {
 
     private final EventLoop loop;
+    private final int self;
+    private final long timeoutNanos;
     private final long tickNanos;
     private final Supplier<Collection<OutboundStream>> outbound;
     private final Supplier<Collection<InboundStream>> inbound;
@@ -29,16 +33,22 @@ final class RetransmissionTimer {
     /**
      * @param resend takes a stream off its link queues and resumes it from its last acknowledgement
      */
-    RetransmissionTimer(EventLoop loop, long timeoutNanos, Supplier<Collection<OutboundStream>> outbound,
+    RetransmissionTimer(EventLoop loop, int self, long timeoutNanos, Supplier<Collection<OutboundStream>> outbound,
             Supplier<Collection<InboundStream>> inbound, Consumer<OutboundStream> resend) {
         this.loop = loop;
+        this.self = self;
+        this.timeoutNanos = timeoutNanos;
         this.tickNanos = Math.max(1, timeoutNanos / 2);
         this.outbound = outbound;
         this.inbound = inbound;
         this.resend = resend;
     }
 
+    /** Starts ticking, unless the timeout is 0 (off). */
     void start() {
+        if (timeoutNanos <= 0) {
+            return;
+        }
         task = loop.scheduleAtFixedRate(this::tick, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -49,13 +59,17 @@ final class RetransmissionTimer {
     }
 
     private void tick() {
+        // Streams between two vertices of this node never cross a link: nothing of theirs can be lost, and a local
+        // resend would hand the receiver frames it already owns.
         for (OutboundStream s : outbound.get()) {
-            if (s.unacknowledgedForTwoTicks()) {
+            if (s.destination() != self && s.unacknowledgedTooLong()) {
                 resend.accept(s);
             }
         }
         for (InboundStream s : inbound.get()) {
-            s.retransmissionTick();
+            if (s.sender() != self) {
+                s.retransmissionTick();
+            }
         }
     }
 }

@@ -50,10 +50,11 @@ public final class TransportConfig {
     /**
      * A stream with frames unacknowledged and no acknowledgement for this long resends from its last acknowledged
      * sequence; one that granted credit and heard nothing for this long repeats its announcement. Covers frames and
-     * credit lost on a path whose link broke and came back (no view change tells the ends).
+     * credit lost on a path whose link broke and came back (no view change tells the ends). 0 (the default) turns it
+     * off: under heavy load its resends overloaded the event loops (docs/recovery.md).
      */
     public static final String RETRANSMIT_TIMEOUT_MS = "camdoop.transport.retransmit.timeout.ms";
-    public static final long DEFAULT_RETRANSMIT_TIMEOUT_MS = 2000;
+    public static final long DEFAULT_RETRANSMIT_TIMEOUT_MS = 0;
 
     public static final String SHAPING_BYTES_PER_SECOND = "camdoop.transport.shaping.bytes.per.second";
     public static final long DEFAULT_SHAPING_BYTES_PER_SECOND = 0;

@@ -45,9 +45,13 @@ public final class OutboundStream extends ScheduledSource {
     private boolean wakePending;
     private boolean closed;
     private CompletableFuture<Void> writable;
-    /** The acknowledged sequence at the last retransmission tick, and the ticks since it last moved. */
+    /**
+     * The acknowledged sequence at the last retransmission tick, the ticks since it last moved, and the resends since
+     * (each doubles the quiet ticks the next one waits for, so a slow path is not flooded with duplicates).
+     */
     private long ackedAtTick;
     private int quietTicks;
+    private int resends;
 
     // event loop
     private boolean urgent;
@@ -289,16 +293,22 @@ public final class OutboundStream extends ScheduledSource {
     }
 
     /**
-     * Event loop, once per retransmission tick: whether frames sent past the last acknowledgement have gone two ticks
-     * without any acknowledgement (the caller then resends them: they may have been lost on a broken path).
+     * Event loop, once per retransmission tick: whether frames sent past the last acknowledgement have gone without
+     * any acknowledgement for two ticks, or twice as long as before after each such resend (the caller then resends
+     * them: they may have been lost on a broken path; a path that is only slow sees fewer and fewer duplicates).
      */
-    public synchronized boolean unacknowledgedForTwoTicks() {
+    public synchronized boolean unacknowledgedTooLong() {
         if (closed || ledger.nextSeq() <= ledger.acked() + 1 || ledger.acked() != ackedAtTick) {
             ackedAtTick = ledger.acked();
             quietTicks = 0;
+            resends = 0;
             return false;
         }
-        return ++quietTicks >= 2;
+        if (++quietTicks < 2 << Math.min(resends, 5)) {
+            return false;
+        }
+        resends++;
+        return true;
     }
 
     /** Releases every buffer and the reservation; {@code cause == null} means the stream completed. */
