@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@link ServiceContext#specWaitMs()} runs out, and then runs or fails its vertices.
  *
  * <p>Thread-safety: {@code running} is thread-safe ({@link RunningShuffles}); the failure view is {@link DaemonView}.
- * Service messages
- * arrive on the transport's event loop and are handed to the vertex executor at once.
+ * Service messages arrive on the transport's event loop and are handed to the vertex executor at once
+ * ({@link ServiceInbox}).
  */
 public final class CamdoopService {
 
@@ -54,6 +54,8 @@ public final class CamdoopService {
     private final RootedShuffles rooted = new RootedShuffles();
     private final List<java.util.function.Consumer<ShuffleSpec>> restartListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Why the other daemons no longer count this one ({@link #excluded}); null while they do. */
+    private volatile String exclusion;
     /** {@link #halt} was called: this daemon plays dead. */
     private volatile boolean halted;
     private final SpecBroadcast broadcast;
@@ -142,10 +144,7 @@ public final class CamdoopService {
         return counters;
     }
 
-    /**
-     * Calls {@code listener} with the new generation's spec each time a shuffle rooted here restarts after a failure
-     * (on a vertex thread, before the new generation starts: keep it short).
-     */
+    /** Calls {@code listener} (on a vertex thread: keep it short) with each restart's new generation, before it runs. */
     public void onRestart(java.util.function.Consumer<ShuffleSpec> listener) {
         restartListeners.add(listener);
     }
@@ -195,6 +194,11 @@ public final class CamdoopService {
             throw new IllegalArgumentException("shuffle " + requested.describe() + " must start on its root, not on "
                     + node.coord());
         }
+        if (exclusion != null) {
+            RootStream refused = new RootStream(1);
+            refused.fail(exclusion);
+            return refused;
+        }
         FailureView current = views.current();
         // Every daemon plans with the failure view the root started on (carried in START), not with its own.
         ShuffleSpec spec = requested.withGeneration(ShuffleGeneration.first(views.failed()));
@@ -204,7 +208,8 @@ public final class CamdoopService {
         broadcast.distribute(spec.jobId(), current);
         startOnPeers(spec);
         RootStream root = new RootStream(context.rootCapacity());
-        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, spec, generationOutput(root, spec));
+        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, spec,
+                GenerationOutput.of(root, context.specs().forJob(spec.jobId()), spec, shape, MAX_HELD_GROUP_BYTES));
         rooted.add(r);
         LOG.info("starting shuffle {}", spec.describe());
         counters.rootStarted();
@@ -212,16 +217,6 @@ public final class CamdoopService {
             local.run(spec, Optional.of(r.output), unknownJob(spec));
         }
         return root;
-    }
-
-    /** The output of a generation's root vertex: whole key groups only, so a later generation can resume exactly. */
-    private VertexOutput generationOutput(RootStream root, ShuffleSpec spec) {
-        return context.specs().forJob(spec.jobId())
-                .<VertexOutput>map(a -> new GenerationOutput(root, a.sortComparator(),
-                        spec.generation().resumeAfter(), MAX_HELD_GROUP_BYTES, spec.generation().number() == 0 ? ""
-                        : " (generation " + spec.generation().number() + ", restarted without the failed servers "
-                        + java.util.Arrays.stream(spec.generation().failed()).mapToObj(shape::coord).toList() + ")"))
-                .orElse(root); // an unknown job: its root vertex fails at once, with the reason
     }
 
     /**
@@ -235,7 +230,7 @@ public final class CamdoopService {
             return;
         }
         if (s == node.index()) {
-            LOG.warn("a peer reports this server ({}) failed: one of its links to us is down; ignored", node.coord());
+            excluded("its neighbours declared it failed (one of its links stayed down for the failure timeout)");
             return;
         }
         Coord failed = shape.coord(s);
@@ -282,15 +277,8 @@ public final class CamdoopService {
             GenerationOutput.ResumePoint at = out.detach();
             abort(old.streamKey(), old.partition(), "server " + failed + " failed: generation "
                     + (old.generation().number() + 1) + " takes over", true);
-            String why = null;
-            if (!at.exact()) {
-                why = "the reducer was receiving a key group larger than " + MAX_HELD_GROUP_BYTES
-                        + " bytes, which a restart cannot resume exactly";
-            } else if (old.generation().number() + 1 >= MAX_GENERATIONS) {
-                why = "it was restarted " + (MAX_GENERATIONS - 1) + " times already";
-            } else if (at.lastKey().map(k -> k.length > ShuffleGeneration.MAX_RESUME_KEY_BYTES).orElse(false)) {
-                why = "its last key delivered is longer than " + ShuffleGeneration.MAX_RESUME_KEY_BYTES + " bytes";
-            }
+            String why = at.whyNotResumable(old.generation().number() + 1 >= MAX_GENERATIONS, MAX_GENERATIONS,
+                    MAX_HELD_GROUP_BYTES);
             if (why != null) {
                 rooted.remove(old);
                 r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
@@ -300,7 +288,8 @@ public final class CamdoopService {
             recent.proved(new ShuffleKey(next.streamKey(), next.partition()),
                     recent.proofOf(new ShuffleKey(old.streamKey(), old.partition())));
             r.spec = next;
-            r.output = generationOutput(r.stream, next);
+            r.output = GenerationOutput.of(r.stream, context.specs().forJob(next.jobId()), next, shape,
+                    MAX_HELD_GROUP_BYTES);
             LOG.info("server {} failed: restarting shuffle {} ({}; {} bytes had reached the reducer)", failed,
                     next.describe(), next.generation(), r.stream.bytesDelivered());
             counters.restarted();
@@ -315,6 +304,21 @@ public final class CamdoopService {
         java.util.Set<Integer> peers = views.livePeers();
         peers.forEach(s -> sendStart(spec, s));
         startAcks.expect(spec, peers);
+    }
+
+    /**
+     * The other daemons took this one for failed: they route around it and plan without it, and there is no rejoin
+     * yet, so the shuffles rooted here cannot finish. They fail now, and so does every later one, with the reason.
+     */
+    private void excluded(String why) {
+        if (exclusion == null) {
+            LOG.warn("this server ({}) is out of the torus: {}; the shuffles rooted here fail", node.coord(), why);
+        }
+        exclusion = "server " + node.coord() + " is out of the torus: " + why;
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            r.stream.fail(exclusion); // first: the reducer learns this reason, not the abort's
+            abort(r.spec, exclusion, false);
+        }
     }
 
     /**

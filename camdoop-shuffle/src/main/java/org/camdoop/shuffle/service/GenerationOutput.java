@@ -6,9 +6,13 @@ import java.util.Arrays;
 import java.util.Optional;
 import org.apache.hadoop.io.RawComparator;
 import org.camdoop.shuffle.protocol.EndOfStream;
+import org.camdoop.shuffle.aggregation.JobAggregationSpec;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.records.RawBytes;
 import org.camdoop.shuffle.records.RecordCursor;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
+import org.camdoop.torus.topology.TorusShape;
 
 /**
  * The root vertex's output of one generation of a shuffle, in front of the reduce task's {@link RootStream}. It
@@ -30,6 +34,21 @@ final class GenerationOutput implements VertexOutput {
 
     /** Where the reducer stands: every record of every key up to {@code lastKey} (none yet if empty) and no more. */
     record ResumePoint(Optional<byte[]> lastKey, boolean exact) {
+
+        /** Why the next generation cannot resume from here, or null if it can. */
+        String whyNotResumable(boolean tooManyRestarts, int maxGenerations, int maxHeldBytes) {
+            if (!exact) {
+                return "the reducer was receiving a key group larger than " + maxHeldBytes
+                        + " bytes, which a restart cannot resume exactly";
+            }
+            if (tooManyRestarts) {
+                return "it was restarted " + (maxGenerations - 1) + " times already";
+            }
+            if (lastKey.map(k -> k.length > ShuffleGeneration.MAX_RESUME_KEY_BYTES).orElse(false)) {
+                return "its last key delivered is longer than " + ShuffleGeneration.MAX_RESUME_KEY_BYTES + " bytes";
+            }
+            return null;
+        }
     }
 
     private final RootStream stream;
@@ -65,6 +84,19 @@ final class GenerationOutput implements VertexOutput {
         this.maxHeldBytes = maxHeldBytes;
         this.skipThrough = resumeAfter.orElse(null);
         this.lastKey = resumeAfter;
+    }
+
+    /**
+     * The output of {@code spec}'s root vertex in front of {@code root}; for a job this daemon does not know (its
+     * root vertex fails at once, with the reason) the stream itself.
+     */
+    static VertexOutput of(RootStream root, Optional<JobAggregationSpec> job, ShuffleSpec spec, TorusShape shape,
+            int maxHeldBytes) {
+        ShuffleGeneration g = spec.generation();
+        String note = g.number() == 0 ? "" : " (generation " + g.number() + ", restarted without the failed servers "
+                + Arrays.stream(g.failed()).mapToObj(shape::coord).toList() + ")";
+        return job.<VertexOutput>map(a -> new GenerationOutput(root, a.sortComparator(), g.resumeAfter(), maxHeldBytes,
+                note)).orElse(root);
     }
 
     /** Stops passing anything on (a later generation takes over) and tells where the reducer stands. */

@@ -108,6 +108,7 @@ class FaultCampaignTest {
 
     /** How runs ended. */
     private static final class Counts {
+        /** Runs that ended with the reference output without a restart (no crash, or it came too late to matter). */
         int unaffected;
         int recovered;
         int cleanFailures;
@@ -144,9 +145,11 @@ class FaultCampaignTest {
         assertEquals(RUNS, counts.unaffected + counts.recovered + counts.cleanFailures, summary);
         // Crashes take spares only. A run fails cleanly only where the design says so: a live server whose link was
         // cut and came back after the failure timeout is taken for dead, and its map output with it (the root names
-        // the missing attempt), or the daemons it cut off never took the START (the root names them).
+        // the missing attempt), the daemons it cut off never took the START (the root names them), or it was the
+        // root itself (it learns it is out of the torus).
         for (String f : counts.failures) {
-            assertTrue(f.contains("map attempts missing") || f.contains("did not answer the start"), f);
+            assertTrue(f.contains("map attempts missing") || f.contains("did not answer the start")
+                    || f.contains("is out of the torus"), f);
         }
         assertTrue(counts.recovered >= RUNS / 3 && counts.cleanFailures <= RUNS / 5, summary);
     }
@@ -174,7 +177,10 @@ class FaultCampaignTest {
                 live.add(s);
             }
         }
-        List<Integer> rootsPossible = live.stream().filter(s -> !t.spares().contains(s)).toList();
+        // Roots the torus still counts (a link cut that healed too late takes a live server out for good).
+        int observer = live.stream().filter(s -> !t.spares().contains(s)).findFirst().orElseThrow();
+        List<Integer> rootsPossible = live.stream().filter(s -> !t.spares().contains(s)
+                && torus.service(observer).view().isLive(s)).toList();
         int root = rootsPossible.get(rnd.nextInt(rootsPossible.size()));
         int partition = rnd.nextInt(REDUCERS);
         ShuffleMode mode = rnd.nextBoolean() ? ShuffleMode.CAMDOOP : ShuffleMode.NOAGG;
@@ -204,6 +210,7 @@ class FaultCampaignTest {
         ChunkQueueRun records = new ChunkQueueRun("run " + run);
         int chunks = 0;
         boolean crashed = false;
+        boolean restarted = false;
         StreamItem n;
         while (true) {
             for (int[] c : cutAt) {
@@ -218,10 +225,9 @@ class FaultCampaignTest {
                 t.crashed().add(crash);
                 crashed = true;
                 counts.crashes++;
-                // The stream is bounded: the shuffle cannot end before the root restarted it.
-                if (restarts.poll(30, TimeUnit.SECONDS) == null) {
-                    fail("run " + run + ": no restart within 30 s after crashing " + SHAPE.coord(crash));
-                }
+                // Wait for the restart before reading on (the root's queue is bounded, so the shuffle rarely ends
+                // first). No restart is no failure by itself: the run must still end right or fail cleanly.
+                restarted = restarts.poll(10, TimeUnit.SECONDS) != null;
             }
             n = stream.next(Duration.ofSeconds(60));
             if (!(n instanceof StreamItem.Chunk c)) {
@@ -255,7 +261,7 @@ class FaultCampaignTest {
                     .filter(w -> WordCounts.partitionOf(w, REDUCERS) == partition).count();
             assertEquals(expected, received, what + ": records lost or duplicated");
         }
-        if (crashed) {
+        if (restarted) {
             counts.recovered++;
         } else {
             counts.unaffected++;
