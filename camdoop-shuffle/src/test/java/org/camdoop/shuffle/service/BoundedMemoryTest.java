@@ -65,8 +65,12 @@ class BoundedMemoryTest {
     }
 
     private static TransportConfig config(long budgetBytes) {
-        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "bounded-memory-test-secret-of-32-bytes", TransportConfig.SEGMENT_BYTES, "4096",
-                TransportConfig.MAX_FRAME_BYTES, "8192", TransportConfig.BUFFER_BUDGET_BYTES, Long.toString(budgetBytes)));
+        return TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET, "bounded-memory-test-secret-of-32-bytes",
+                TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, "8192",
+                TransportConfig.BUFFER_BUDGET_BYTES, Long.toString(budgetBytes),
+                // This test is about memory. Under a loaded CI run its 27 daemons' event loops fell 5 s behind, the
+                // links were declared down and a stream stalled on a flapped link (recovery.md, links): not its subject.
+                TransportConfig.HEARTBEAT_TIMEOUT_MS, "60000"));
     }
 
     @Test
