@@ -73,10 +73,6 @@ public final class CamdoopService {
         this.views = new DaemonView(node, context.initialView());
         this.local = new LocalShuffles(context, views, recent, running, counters,
                 (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true), rooted::finished);
-        this.parked = new ParkedStarts(context.timer(), context.specWaitMs(), (spec, waitMs) ->
-                context.vertices().execute(() -> local.run(spec, Optional.empty(),
-                        "daemon " + node.coord() + " did not receive the spec of " + spec.jobId() + " within "
-                                + waitMs + " ms")));
         this.broadcast = new SpecBroadcast(node, views::current, context.distribution(), context.specWaitMs(),
                 new SpecBroadcast.Listener() {
                     @Override
@@ -94,6 +90,11 @@ public final class CamdoopService {
                         }
                     }
                 });
+        this.parked = new ParkedStarts(context.timer(), context.specWaitMs(),
+                spec -> broadcast.request(spec.jobId(), spec.root()),
+                (spec, waitMs) -> context.vertices().execute(() -> local.run(spec, Optional.empty(),
+                        "daemon " + node.coord() + " did not receive the spec of " + spec.jobId() + " within "
+                                + waitMs + " ms")));
         this.startAcks = new StartAcks(context.timer(), context.vertices(), context.specWaitMs(), System::nanoTime,
                 (spec, server) -> sendStart(spec, server),
                 (spec, silent) -> {
@@ -208,7 +209,7 @@ public final class CamdoopService {
         broadcast.distribute(spec.jobId(), current);
         startOnPeers(spec);
         RootStream root = new RootStream(context.rootCapacity());
-        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, spec,
+        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, proof, spec,
                 GenerationOutput.of(root, context.specs().forJob(spec.jobId()), spec, shape, MAX_HELD_GROUP_BYTES));
         rooted.add(r);
         LOG.info("starting shuffle {}", spec.describe());
@@ -285,8 +286,7 @@ public final class CamdoopService {
                 return;
             }
             ShuffleSpec next = old.withGeneration(old.generation().next(at.lastKey(), views.failed()));
-            recent.proved(new ShuffleKey(next.streamKey(), next.partition()),
-                    recent.proofOf(new ShuffleKey(old.streamKey(), old.partition())));
+            recent.proved(new ShuffleKey(next.streamKey(), next.partition()), r.proof);
             r.spec = next;
             r.output = GenerationOutput.of(r.stream, context.specs().forJob(next.jobId()), next, shape,
                     MAX_HELD_GROUP_BYTES);
@@ -294,6 +294,9 @@ public final class CamdoopService {
                     next.describe(), next.generation(), r.stream.bytesDelivered());
             counters.restarted();
             restartListeners.forEach(l -> l.accept(next));
+            // Again along a tree of the new view: the first broadcast may have died with the failed server, leaving
+            // its subtree without the spec. Daemons that have it only forward.
+            broadcast.distribute(next.jobId(), views.current());
             startOnPeers(next);
             local.run(next, Optional.of(r.output), unknownJob(next));
         }
@@ -396,6 +399,8 @@ public final class CamdoopService {
             broadcast.onSpec(spec, bytes);
         } else if (m instanceof SpecMessages.JarPart part) {
             broadcast.onJarPart(part, bytes);
+        } else if (m instanceof SpecMessages.SpecRequest request) {
+            broadcast.onSpecRequest(request, from);
         } else if (m instanceof ShuffleMessages.Abort a) {
             abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
         }

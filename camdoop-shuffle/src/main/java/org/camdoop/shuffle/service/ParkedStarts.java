@@ -10,13 +10,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 
 /**
  * Shuffle STARTs that reached this daemon before the spec of their job did (START travels straight to each daemon, the
  * spec along the broadcast tree, so it can overtake). Each waits until the job becomes known ({@link #release}), is
- * refused, or its wait runs out; then {@code onTimeout} gets it. Bounded: beyond {@link #MAX_PARKED} a START is not
- * parked.
+ * refused, or its wait runs out; then {@code onTimeout} gets it. Meanwhile, every quarter of the wait, {@code stillWaiting}
+ * gets it, so the daemon can ask for the spec again (the broadcast may have lost it). Bounded: beyond
+ * {@link #MAX_PARKED} a START is not parked.
  *
  * <p>Thread-safe: {@link #lock} guards {@link #byJob} and {@link #emptyWaiters}. Callbacks and futures complete outside
  * the lock.
@@ -28,11 +30,16 @@ final class ParkedStarts {
     /** What {@link #park} did. */
     enum Parking { PARKED, KNOWN_NOW, FULL }
 
-    private record Parked(ShuffleSpec spec, ScheduledFuture<?> timeout) {
+    private record Parked(ShuffleSpec spec, ScheduledFuture<?> timeout, ScheduledFuture<?> reminders) {
+        void cancel() {
+            timeout.cancel(false);
+            reminders.cancel(false);
+        }
     }
 
     private final ScheduledExecutorService timer;
     private final long waitMs;
+    private final Consumer<ShuffleSpec> stillWaiting;
     private final BiConsumer<ShuffleSpec, Long> onTimeout;
     private final Object lock = new Object();
     /** Job id to its parked starts. Guarded by {@link #lock}. */
@@ -40,10 +47,15 @@ final class ParkedStarts {
     /** Waiting for no start to be parked ({@link #whenEmpty}). Guarded by {@link #lock}. */
     private final List<CompletableFuture<Void>> emptyWaiters = new ArrayList<>();
 
-    /** @param onTimeout gets a start whose job stayed unknown for {@code waitMs}, and the wait */
-    ParkedStarts(ScheduledExecutorService timer, long waitMs, BiConsumer<ShuffleSpec, Long> onTimeout) {
+    /**
+     * @param stillWaiting gets a parked start every quarter of the wait (on the timer's thread: keep it short)
+     * @param onTimeout    gets a start whose job stayed unknown for {@code waitMs}, and the wait
+     */
+    ParkedStarts(ScheduledExecutorService timer, long waitMs, Consumer<ShuffleSpec> stillWaiting,
+            BiConsumer<ShuffleSpec, Long> onTimeout) {
         this.timer = timer;
         this.waitMs = waitMs;
+        this.stillWaiting = stillWaiting;
         this.onTimeout = onTimeout;
     }
 
@@ -59,7 +71,10 @@ final class ParkedStarts {
             if (byJob.values().stream().mapToInt(List::size).sum() >= MAX_PARKED) {
                 return Parking.FULL;
             }
-            Parked p = new Parked(spec, timer.schedule(() -> expire(spec), waitMs, TimeUnit.MILLISECONDS));
+            long quarter = Math.max(1, waitMs / 4);
+            Parked p = new Parked(spec, timer.schedule(() -> expire(spec), waitMs, TimeUnit.MILLISECONDS),
+                    timer.scheduleAtFixedRate(() -> stillWaiting.accept(spec), quarter, quarter,
+                            TimeUnit.MILLISECONDS));
             byJob.computeIfAbsent(spec.jobId(), k -> new ArrayList<>()).add(p);
             return Parking.PARKED;
         }
@@ -77,7 +92,7 @@ final class ParkedStarts {
         if (out == null) {
             return List.of();
         }
-        out.forEach(p -> p.timeout().cancel(false));
+        out.forEach(Parked::cancel);
         return out.stream().map(Parked::spec).toList();
     }
 
@@ -89,7 +104,7 @@ final class ParkedStarts {
                 list.removeIf(p -> {
                     boolean match = p.spec().streamKey() == streamKey && p.spec().partition() == partition;
                     if (match) {
-                        p.timeout().cancel(false);
+                        p.cancel();
                     }
                     return match;
                 });
@@ -133,7 +148,13 @@ final class ParkedStarts {
         List<CompletableFuture<Void>> emptied;
         synchronized (lock) {
             List<Parked> list = byJob.get(spec.jobId());
-            removed = list != null && list.removeIf(p -> p.spec() == spec);
+            removed = list != null && list.removeIf(p -> {
+                boolean match = p.spec() == spec;
+                if (match) {
+                    p.reminders().cancel(false);
+                }
+                return match;
+            });
             if (list != null && list.isEmpty()) {
                 byJob.remove(spec.jobId());
             }

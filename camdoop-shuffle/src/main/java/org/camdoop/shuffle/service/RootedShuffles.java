@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 
 /**
@@ -19,13 +20,19 @@ final class RootedShuffles {
     /** One shuffle rooted here. */
     static final class Rooted {
         final RootStream stream;
+        /**
+         * What the reduce task proved to this daemon: every generation's START carries it (kept here, not only by
+         * stream key, because aborting a generation forgets what was proved for its key).
+         */
+        final StartProof proof;
         /** The generation running now. */
         ShuffleSpec spec;
         /** The current generation's root output: a {@link GenerationOutput}, or the stream for an unknown job. */
         VertexOutput output;
 
-        Rooted(RootStream stream, ShuffleSpec spec, VertexOutput output) {
+        Rooted(RootStream stream, StartProof proof, ShuffleSpec spec, VertexOutput output) {
             this.stream = stream;
+            this.proof = proof;
             this.spec = spec;
             this.output = output;
         }

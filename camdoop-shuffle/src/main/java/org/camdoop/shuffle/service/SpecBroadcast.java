@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * being assembled; a reception untouched for twice the spec wait is dropped; {@link #forget} drops a job's state when
  * it ends. A job is broadcast once per origin and failure view.
  *
+ * <p>Repair: a message lost on the way (a daemon that died before it forwarded, a dropped frame) leaves a subtree
+ * without the job. Each daemon holding a START of a job it lacks asks the START's root ({@link #request}); the root
+ * answers it alone ({@link #onSpecRequest}), at most once per asking daemon and job every {@link #answerIntervalNanos}.
+  *
  * <p>Thread-safety: messages are handled on the service's vertex threads, several at a time. {@link #lock} guards
  * {@link #receiving}, {@link #broadcast}, {@link #refused} and {@link #bytesInFlight}; jar caching and job admission
  * run outside it. Counters are atomics.
@@ -43,6 +47,7 @@ public final class SpecBroadcast {
     static final int MAX_JOBS_IN_FLIGHT = 64;
     static final long MAX_BYTES_IN_FLIGHT = 512L << 20;
     private static final int MAX_REFUSALS_KEPT = 256;
+    private static final int MAX_ANSWERS_KEPT = 1024;
 
     /** Hears the outcome of receiving a job. Called on a vertex thread, outside the broadcast's lock. */
     interface Listener {
@@ -93,6 +98,9 @@ public final class SpecBroadcast {
     private final Map<String, String> refused = new LinkedHashMap<>();
     /** Waiting for a job's refusal ({@link #whenRefused}), by job id. Guarded by {@link #lock}. */
     private final Map<String, CompletableFuture<String>> refusalWaiters = new HashMap<>();
+    /** When each (job, asking daemon) was last answered, oldest first, at most {@link #MAX_ANSWERS_KEPT}. Guarded. */
+    private final Map<String, Long> answered = new LinkedHashMap<>();
+    private final long answerIntervalNanos;
     /** Bytes allocated to assemblies. Guarded by {@link #lock}. */
     private long bytesInFlight;
     /** The last tree used, reused while origin and view stay the same. Guarded by {@link #lock}. */
@@ -113,6 +121,7 @@ public final class SpecBroadcast {
         this.jobs = jobs;
         this.listener = listener;
         this.staleNanos = 2_000_000L * specWaitMs;
+        this.answerIntervalNanos = 250_000L * specWaitMs;
     }
 
     /**
@@ -135,18 +144,7 @@ public final class SpecBroadcast {
         List<Integer> children = tree.children(node.index());
         Coord origin = node.coord();
         try {
-            send(children, SpecMessages.spec(jobId, origin, spec.get().bytes()), specsSent);
-            int part = SpecMessages.partBytes(payloadLimit(), jobId);
-            for (JarDigest d : spec.get().jars()) {
-                byte[] jar = jobs.readJar(d);
-                int offset = 0;
-                do {
-                    int n = Math.min(part, jar.length - offset);
-                    send(children, SpecMessages.jarPart(jobId, origin, d, jar.length, offset, jar, offset, n),
-                            jarPartsSent);
-                    offset += n;
-                } while (offset < jar.length);
-            }
+            sendJob(children, jobId, origin, spec.get());
         } catch (IOException | IllegalArgumentException e) {
             // The other daemons will time out on the START with a precise message; this says why.
             LOG.error("cannot broadcast the spec of {} from {}: {}", jobId, origin, e.getMessage());
@@ -158,6 +156,63 @@ public final class SpecBroadcast {
         LOG.info("broadcast the spec of {} ({} jars) to {} children in the tree from {}", jobId,
                 spec.get().jars().size(), children.size(), origin);
         return true;
+    }
+
+    /** Asks {@code root}, the daemon that started a shuffle of {@code jobId}, for the job's spec and jars. */
+    void request(String jobId, Coord root) {
+        if (!muted && !root.equals(node.coord())) {
+            LOG.info("still no spec of {}: asking {} for it", jobId, root);
+            node.sendService(root, new StreamId(0, 0, ControlTrees.BROADCAST, node.index()),
+                    Unpooled.wrappedBuffer(SpecMessages.specRequest(jobId)));
+        }
+    }
+
+    /**
+     * Daemon {@code asking} lacks the spec or jars of a job: sends them to it alone (with itself as origin, so it does
+     * not forward them), if this daemon serves the job and did not answer it for the job within the interval.
+     */
+    void onSpecRequest(SpecMessages.SpecRequest m, Coord asking) {
+        Optional<JobDistribution.EncodedSpec> spec = jobs.specOf(m.jobId());
+        if (spec.isEmpty() || asking.equals(node.coord())) {
+            LOG.debug("{} asked for the spec of {}, which this daemon does not serve", asking, m.jobId());
+            return;
+        }
+        String who = m.jobId() + "@" + asking;
+        long now = System.nanoTime();
+        synchronized (lock) {
+            Long last = answered.get(who);
+            if (last != null && now - last < answerIntervalNanos) {
+                return;
+            }
+            answered.remove(who);
+            answered.put(who, now);
+            if (answered.size() > MAX_ANSWERS_KEPT) {
+                answered.remove(answered.keySet().iterator().next());
+            }
+        }
+        try {
+            sendJob(List.of(shape.index(asking)), m.jobId(), asking, spec.get());
+            LOG.info("sent the spec of {} ({} jars) to {}, which asked for it", m.jobId(), spec.get().jars().size(),
+                    asking);
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.error("cannot send the spec of {} to {}: {}", m.jobId(), asking, e.getMessage());
+        }
+    }
+
+    /** Sends the SPEC and every JAR_PART of a job, from {@code origin}, to each of {@code to}. */
+    private void sendJob(List<Integer> to, String jobId, Coord origin, JobDistribution.EncodedSpec spec)
+            throws IOException {
+        send(to, SpecMessages.spec(jobId, origin, spec.bytes()), specsSent);
+        int part = SpecMessages.partBytes(payloadLimit(), jobId);
+        for (JarDigest d : spec.jars()) {
+            byte[] jar = jobs.readJar(d);
+            int offset = 0;
+            do {
+                int n = Math.min(part, jar.length - offset);
+                send(to, SpecMessages.jarPart(jobId, origin, d, jar.length, offset, jar, offset, n), jarPartsSent);
+                offset += n;
+            } while (offset < jar.length);
+        }
     }
 
     /** A SPEC message arrived ({@code raw} is it, as received): forward it, then admit the job if it can be. */
@@ -349,8 +404,8 @@ public final class SpecBroadcast {
     }
 
     private void forward(Coord origin, byte[] raw, AtomicLong counter) {
-        if (!shape.contains(origin)) {
-            return;
+        if (!shape.contains(origin) || origin.equals(node.coord())) {
+            return; // outside the torus, or a repair sent to this daemon alone
         }
         BroadcastTree tree;
         synchronized (lock) {

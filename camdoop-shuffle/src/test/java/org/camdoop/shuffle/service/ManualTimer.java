@@ -18,16 +18,19 @@ import java.util.concurrent.TimeUnit;
 final class ManualTimer extends AbstractExecutorService implements ScheduledExecutorService {
 
     private final class Task implements ScheduledFuture<Object> {
-        final long at;
-        final long seq;
+        long at;
+        long seq;
         final Runnable body;
+        /** Nanoseconds between runs of a periodic task; 0 for a one-shot. */
+        final long period;
         boolean cancelled;
         boolean done;
 
-        Task(long at, long seq, Runnable body) {
+        Task(long at, long seq, Runnable body, long period) {
             this.at = at;
             this.seq = seq;
             this.body = body;
+            this.period = period;
         }
 
         @Override
@@ -97,7 +100,13 @@ final class ManualTimer extends AbstractExecutorService implements ScheduledExec
             }
             tasks.remove(next);
             now = Math.max(now, next.at);
-            next.done = true;
+            if (next.period == 0) {
+                next.done = true;
+            } else {
+                next.at += next.period;
+                next.seq = seq++;
+                tasks.add(next); // before the run, so the run can cancel it
+            }
             next.body.run();
         }
         now = until;
@@ -105,7 +114,7 @@ final class ManualTimer extends AbstractExecutorService implements ScheduledExec
 
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        Task t = new Task(now + unit.toNanos(Math.max(0, delay)), seq++, command);
+        Task t = new Task(now + unit.toNanos(Math.max(0, delay)), seq++, command, 0);
         tasks.add(t);
         return t;
     }
@@ -117,7 +126,12 @@ final class ManualTimer extends AbstractExecutorService implements ScheduledExec
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        throw new UnsupportedOperationException();
+        if (period <= 0) {
+            throw new IllegalArgumentException("period " + period);
+        }
+        Task t = new Task(now + unit.toNanos(Math.max(0, initialDelay)), seq++, command, unit.toNanos(period));
+        tasks.add(t);
+        return t;
     }
 
     @Override

@@ -23,7 +23,9 @@ class ParkedStartsTest {
 
     private final ManualTimer timer = new ManualTimer();
     private final List<String> timedOut = new ArrayList<>();
+    private final List<String> reminded = new ArrayList<>();
     private final ParkedStarts parked = new ParkedStarts(timer, WAIT_MS,
+            spec -> reminded.add(timer.millis() + " " + spec.jobId() + " p" + spec.partition()),
             (spec, waitMs) -> timedOut.add(timer.millis() + " " + spec.jobId() + " p" + spec.partition() + " after "
                     + waitMs));
 
@@ -41,6 +43,17 @@ class ParkedStartsTest {
         timer.advance(1);
         assertEquals(List.of("5000 " + JOB_A + " p0 after 5000"), timedOut);
         assertEquals(0, parked.size());
+    }
+
+    @Test
+    void aParkedStartIsRemindedOfEveryQuarterOfTheWaitUntilItTimesOut() {
+        parked.park(spec(JOB_A, 0), () -> false);
+        timer.advance(WAIT_MS / 4 - 1);
+        assertEquals(List.of(), reminded);
+        timer.advance(WAIT_MS);
+        assertEquals(List.of("1250 " + JOB_A + " p0", "2500 " + JOB_A + " p0", "3750 " + JOB_A + " p0"), reminded);
+        assertEquals(List.of("5000 " + JOB_A + " p0 after 5000"), timedOut);
+        assertEquals(0, timer.pending(), "no reminder left scheduled");
     }
 
     @Test

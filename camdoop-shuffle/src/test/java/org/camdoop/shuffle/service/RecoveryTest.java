@@ -21,6 +21,7 @@ import org.camdoop.shuffle.daemon.EmbeddedTorus;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
@@ -126,12 +127,16 @@ class RecoveryTest {
         return new Received(sums, count, n);
     }
 
-    @ParameterizedTest(name = "{0}: crash {1} after {2} chunks")
+    /**
+     * {@code proved}: every daemon admits only STARTs carrying a job token proof, as daemons holding the job's token
+     * do on a cluster, and the reduce task proved one; each restarted generation's START must carry it too.
+     */
+    @ParameterizedTest(name = "{0}: crash {1} after {2} chunks, proof checked {3}")
     @CsvSource(delimiter = ';', value = {
-        "camdoop;1,1,1;1", "noagg;1,1,1;4", "noagg;1,0,0;1", "camdoop;1,0,0;0", "direct;2,2,1;0",
-        "noagg;1,1,1 2,1,1;2"})
-    void theReducerGetsExactlyTheReferenceWhenServersCrashMidShuffle(String mode, String victims, int afterChunks)
-            throws Exception {
+        "camdoop;1,1,1;1;true", "noagg;1,1,1;4;false", "noagg;1,0,0;1;false", "camdoop;1,0,0;0;false",
+        "direct;2,2,1;0;false", "noagg;1,1,1 2,1,1;2;true"})
+    void theReducerGetsExactlyTheReferenceWhenServersCrashMidShuffle(String mode, String victims, int afterChunks,
+            boolean proved) throws Exception {
         List<Integer> dead = java.util.Arrays.stream(victims.split(" ")).map(v -> SHAPE.index(Coord.parse(v)))
                 .toList();
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
@@ -139,7 +144,15 @@ class RecoveryTest {
             Job job = write(torus, WordCounts.jobWithCombiner(REDUCERS), dead);
             ShuffleSpec spec = new ShuffleSpec(31L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.parse(mode),
                     TreeChoice.SIX, job.attempts());
-            RootStream root = torus.service(0).startShuffle(spec);
+            StartProof proof = StartProof.NONE;
+            if (proved) {
+                proof = new StartProof(new byte[] {1, 2, 3}, new byte[] {4, 5, 6});
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    torus.service(s).checkStartsWith((started, carried) -> carried.isNone()
+                            ? "it carries no job token proof" : null);
+                }
+            }
+            RootStream root = torus.service(0).startShuffle(spec, proof);
             if (afterChunks == 0) {
                 torus.crash(dead.get(0)); // before the reducer received anything: the restart begins at the start
             }

@@ -243,6 +243,42 @@ class SpecBroadcastOnTorusTest {
     }
 
     @Test
+    void daemonsBehindADaemonThatForwardsNothingAskTheRootAndTheShuffleCompletes() throws Exception {
+        String jobId = "job_1700000000000_0014";
+        JobConf conf = job(jobId);
+        int root = SHAPE.index(new Coord(2, 1, 0));
+        torus.registerJobOn(root, conf, List.of(jar));
+        TreeSet<String> attempts = new TreeSet<>();
+        List<Map<String, Integer>> maps = mapOutputsEverywhere(jobId, conf, attempts);
+        BroadcastTree tree = new BroadcastTree(FailureView.none(SHAPE), root);
+        // A child of the root with a subtree: everything below it misses the broadcast.
+        int silent = tree.children(root).stream().filter(c -> !tree.children(c).isEmpty()).findFirst().orElseThrow();
+        List<Integer> behind = new ArrayList<>();
+        for (List<Integer> level = tree.children(silent); !level.isEmpty(); ) {
+            behind.addAll(level);
+            level = level.stream().flatMap(c -> tree.children(c).stream()).toList();
+        }
+        long specsSentBefore = torus.service(root).specBroadcast().counters().specsSent();
+        torus.service(silent).specBroadcast().mute(true);
+        try {
+            Result r = run(new ShuffleSpec(54L, jobId, 0, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
+                    attempts));
+            assertInstanceOf(StreamItem.End.class, r.last(), () -> r.last().toString());
+            assertEquals(WordCounts.reference(maps, 0, REDUCERS), r.sums());
+        } finally {
+            torus.service(silent).specBroadcast().mute(false);
+        }
+        for (int s = 0; s < SHAPE.size(); s++) {
+            assertTrue(torus.registry(s).lookup(jobId).isPresent(), "job known on " + SHAPE.coord(s));
+        }
+        // The broadcast to the root's children, then one answer (or more, if an answer was slow) to each asker.
+        long answers = torus.service(root).specBroadcast().counters().specsSent() - specsSentBefore
+                - tree.children(root).size();
+        assertTrue(!behind.isEmpty() && answers >= behind.size() && answers <= 4L * behind.size(),
+                answers + " answers for " + behind.size() + " daemons behind " + SHAPE.coord(silent));
+    }
+
+    @Test
     void aJarWhoseBytesDoNotMatchItsDigestIsRefusedAndTheJobNotRegistered() throws Exception {
         String jobId = "job_1700000000000_0013";
         byte[] genuine = "the jar the spec names".getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -33,7 +33,7 @@ import org.camdoop.torus.trees.TreeChoice;
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
  * 6 SERVER_DOWN vint server index   -- a neighbour declared this server failed (its link stayed down)
- * 3 SPEC, 4 JAR_PART: the job spec broadcast, laid out in {@link SpecMessages}
+ * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
  */
@@ -51,7 +51,7 @@ public final class ShuffleMessages {
 
     /** A decoded message. */
     public sealed interface Message permits Start, Abort, StartAck, ServerDown, SpecMessages.Spec,
-            SpecMessages.JarPart {
+            SpecMessages.JarPart, SpecMessages.SpecRequest {
     }
 
     /** Run your part of this shuffle: started at its root by a task that proved {@code proof}. */
@@ -149,6 +149,7 @@ public final class ShuffleMessages {
                 case SERVER_DOWN -> new ServerDown(bounded(in, MAX_LIST, "server index"));
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
                 case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
+                case SpecMessages.SPEC_REQUEST -> SpecMessages.decodeSpecRequest(in);
                 default -> throw new IllegalArgumentException("unknown service message type " + type);
             };
             if (in.read() != -1) {

@@ -18,7 +18,11 @@ import org.camdoop.torus.topology.Coord;
  * 3 SPEC      utf jobId; i32 x, y, z (origin); i32 n; n bytes           -- n: the job spec, JobSpecCodec form
  * 4 JAR_PART  utf jobId; i32 x, y, z (origin); 32 bytes SHA-256 (jar); i64 total; i64 offset; i32 n; n bytes
  *                                                                        -- bytes [offset, offset + n) of the jar
+ * 7 SPEC_REQUEST utf jobId   -- a daemon holding a START of jobId without its spec asks the START's root for it
  * </pre>
+ * The answer to a SPEC_REQUEST is the job's SPEC and JAR_PARTs sent to the asking daemon alone, with the asking daemon
+ * as their origin: a daemon never receives its own broadcast, so a message whose origin is the receiver is a repair,
+ * and is not forwarded.
  * {@code utf} is Java's modified UTF-8 with a u16 length (DataOutput.writeUTF); integers are big-endian. A JAR_PART
  * must satisfy {@code 0 <= offset}, {@code 0 <= n}, {@code offset + n <= total <= }{@link #MAX_JAR_BYTES}; a jar of
  * length 0 travels as one part with n = 0. Every message fits one transport frame: parts are cut to
@@ -28,6 +32,7 @@ public final class SpecMessages {
 
     public static final int SPEC = 3;
     public static final int JAR_PART = 4;
+    public static final int SPEC_REQUEST = 7;
     /** Largest jar a daemon accepts over the torus (it is assembled in memory). */
     public static final long MAX_JAR_BYTES = 256L << 20;
     /** Largest part a root cuts, whatever the frame size (the transport's default frame is 64 KB). */
@@ -44,6 +49,17 @@ public final class SpecMessages {
     /** Bytes {@code [offset, offset + bytes.length)} of jar {@code digest} of {@code total} bytes. */
     public record JarPart(String jobId, Coord origin, JarDigest digest, long total, long offset, byte[] bytes)
             implements ShuffleMessages.Message {
+    }
+
+    /** The asking daemon (the frame's sender) lacks the spec or jars of {@code jobId}. */
+    public record SpecRequest(String jobId) implements ShuffleMessages.Message {
+    }
+
+    public static byte[] specRequest(String jobId) {
+        return ShuffleMessages.write(out -> {
+            out.writeByte(SPEC_REQUEST);
+            out.writeUTF(jobId);
+        });
     }
 
     public static byte[] spec(String jobId, Coord origin, byte[] encodedSpec) {
@@ -89,6 +105,10 @@ public final class SpecMessages {
         String jobId = in.readUTF();
         Coord origin = new Coord(in.readInt(), in.readInt(), in.readInt());
         return new Spec(jobId, origin, readBytes(in, in.readInt(), Integer.MAX_VALUE, "job spec"));
+    }
+
+    static SpecRequest decodeSpecRequest(DataInputStream in) throws IOException {
+        return new SpecRequest(in.readUTF());
     }
 
     static JarPart decodeJarPart(DataInputStream in) throws IOException {

@@ -73,6 +73,18 @@ class ShuffleMessagesTest {
     }
 
     @Test
+    void specRequestRoundTripsAndATruncatedOneIsRefused() {
+        byte[] bytes = SpecMessages.specRequest("job_1700000000000_0007");
+        assertEquals(new SpecMessages.SpecRequest("job_1700000000000_0007"), ShuffleMessages.decode(bytes));
+        byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 1);
+        assertEquals("service message truncated (" + cut.length + " bytes)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(cut)).getMessage());
+        byte[] longer = java.util.Arrays.copyOf(bytes, bytes.length + 1);
+        assertEquals("service message has trailing bytes", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(longer)).getMessage());
+    }
+
+    @Test
     void malformedGenerationsAreRefusedWithTheReason() {
         byte[] good = ShuffleMessages.start(restarted(new ShuffleGeneration(1, Optional.empty(),
                 new int[] {2, 5})), StartProof.NONE);
