@@ -68,7 +68,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.routing = new RoutingTable(view);
         this.services = new ServiceMessages(shape, self, this::nextLink);
         this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,
-                () -> new ArrayList<>(outbound.values()), () -> new ArrayList<>(inbound.values()), this::resendFromAck);
+                () -> new ArrayList<>(outbound.values()), () -> new ArrayList<>(inbound.values()), s -> resendFromAck(s, true));
         retransmission.start();
     }
 
@@ -172,19 +172,27 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         routing = new RoutingTable(view);
         // Frames in flight on the old routes may be lost: every stream resumes from its last acknowledgement and
         // every receiver repeats its credit; duplicates are dropped by sequence number.
-        new ArrayList<>(outbound.values()).forEach(this::resendFromAck);
+        new ArrayList<>(outbound.values()).forEach(s -> resendFromAck(s, false));
         inbound.values().forEach(InboundStream::reannounce);
     }
 
-    /** Takes {@code s} off every link queue and resends from its last acknowledgement, if it has a route. */
-    private void resendFromAck(OutboundStream s) {
+    /**
+     * Takes {@code s} off every link queue and resends from its last acknowledgement, if it has a route: everything at
+     * once, or ({@code probe}) the first frame until the receiver answers ({@link OutboundStream#probe}).
+     */
+    private void resendFromAck(OutboundStream s, boolean probe) {
         Link l = s.destination() == self ? null : nextLink(s.destination());
         for (Link any : links) {
             if (any != null) {
                 any.scheduler().remove(s);
             }
         }
-        if (l != null || s.destination() == self) {
+        if (l == null && s.destination() != self) {
+            return;
+        }
+        if (probe) {
+            s.probe();
+        } else {
             s.resume();
         }
     }

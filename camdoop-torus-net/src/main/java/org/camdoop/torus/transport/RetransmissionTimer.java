@@ -13,10 +13,12 @@ import org.camdoop.torus.transport.stream.OutboundStream;
  * End-to-end repair of streams whose frames or credit were lost in transit, e.g. on a link that broke and came back
  * in the middle of a multi-hop path (a hop drops its transit queue with the connection, and no view change tells the
  * ends). Every half {@code camdoop.transport.retransmit.timeout.ms} it ticks every stream of the node: an outbound
- * stream whose frames went two ticks unacknowledged resends from its last acknowledged sequence (then waits twice as
- * long before the next resend, up to 64 ticks, until an acknowledgement comes), an inbound stream that heard nothing
- * for two ticks repeats its announcement. Receivers drop duplicates by sequence, so a resend that was not needed
- * costs bandwidth only, and the backoff keeps a merely slow path (a loaded daemon) from being flooded with them.
+ * stream whose frames went two ticks unacknowledged probes (sends its first unacknowledged frame again, asking for an
+ * acknowledgement, and the rest only if the answer shows them missing; then waits twice as long before the next
+ * probe, up to 64 ticks, until an acknowledgement comes), an inbound stream that heard nothing for two ticks repeats
+ * its announcement. A receiver answers a duplicate at once with where it stands, so a timeout that fired only because
+ * the receiver is slow (a loaded daemon, whose acknowledgements wait for its consumer) costs one frame and one
+ * announcement, not a window of duplicates.
  * Owned by the node's event loop.
  */
 final class RetransmissionTimer {
@@ -31,7 +33,7 @@ final class RetransmissionTimer {
     private ScheduledFuture<?> task;
 
     /**
-     * @param resend takes a stream off its link queues and resumes it from its last acknowledgement
+     * @param resend takes a stream off its link queues and probes from its last acknowledgement
      */
     RetransmissionTimer(EventLoop loop, int self, long timeoutNanos, Supplier<Collection<OutboundStream>> outbound,
             Supplier<Collection<InboundStream>> inbound, Consumer<OutboundStream> resend) {

@@ -15,6 +15,8 @@ public final class CreditLedger {
     private long nextSeq = 1;
     // Whether the receiver has announced at all, i.e. has opened its end of the stream.
     private boolean heard;
+    // While probing (see probe()), the only sequence that may go out; 0 when not probing.
+    private long probeSeq;
 
     /**
      * Applies an announcement.
@@ -23,6 +25,7 @@ public final class CreditLedger {
      */
     public long onCredit(long ackedSeq, long limitSeq) {
         heard = true;
+        probeSeq = 0; // any announcement answers a probe: the receiver is reachable and says where it stands
         if (limitSeq > limit) {
             limit = limitSeq;
         }
@@ -43,6 +46,9 @@ public final class CreditLedger {
      * would drop the END as addressed to an unknown stream (it is resent only on a reroute).
      */
     public boolean maySend(long seq, boolean end) {
+        if (probeSeq != 0 && seq > probeSeq) {
+            return false;
+        }
         return end ? heard : seq <= limit;
     }
 
@@ -54,6 +60,24 @@ public final class CreditLedger {
     /** Resumes from the last acknowledged position: everything after it is sent again (the receiver drops duplicates). */
     public void rewind() {
         nextSeq = acked + 1;
+        probeSeq = 0; // resending everything supersedes a probe
+    }
+
+    /**
+     * Rewinds to the last acknowledged position, but lets only the first frame after it go out until the receiver
+     * answers (any announcement). The receiver acknowledges it at once: as a duplicate if it had the frames (then the
+     * answer acknowledges everything it has, and nothing is sent again), or as the frame it was missing (then the
+     * rest follows, resent from there). So a retransmission timeout that fired only because the path is slow costs one
+     * frame, not the whole window.
+     */
+    public void probe() {
+        nextSeq = acked + 1;
+        probeSeq = acked + 1;
+    }
+
+    /** Whether a probe is waiting for its answer. */
+    public boolean probing() {
+        return probeSeq != 0;
     }
 
     public long nextSeq() {

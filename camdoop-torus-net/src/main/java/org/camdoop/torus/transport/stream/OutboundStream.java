@@ -218,7 +218,7 @@ public final class OutboundStream extends ScheduledSource {
             }
             payload = f.retainedDuplicate();
             header = FrameWriter.sequencedHeader(channel.alloc(), end ? MessageType.END : MessageType.DATA,
-                    ackRequested(seq) ? FrameLayout.FLAG_ACK_REQUESTED : 0, selfIndex, dst, id, seq,
+                    ackRequested(seq) || ledger.probing() ? FrameLayout.FLAG_ACK_REQUESTED : 0, selfIndex, dst, id, seq,
                     payload.readableBytes());
             ledger.sent();
         }
@@ -242,7 +242,7 @@ public final class OutboundStream extends ScheduledSource {
                 return false;
             }
             payload = f.retainedDuplicate();
-            ack = ackRequested(seq);
+            ack = ackRequested(seq) || ledger.probing();
             ledger.sent();
         }
         c.accept(seq, end, ack, payload);
@@ -287,6 +287,18 @@ public final class OutboundStream extends ScheduledSource {
     public void resume() {
         synchronized (this) {
             ledger.rewind();
+            quietTicks = 0;
+        }
+        onReady.accept(this);
+    }
+
+    /**
+     * Event loop: frames went unacknowledged too long ({@link #unacknowledgedTooLong}); sends the first of them again,
+     * asking for an acknowledgement, and the rest only once the receiver answered ({@link CreditLedger#probe}).
+     */
+    public void probe() {
+        synchronized (this) {
+            ledger.probe();
             quietTicks = 0;
         }
         onReady.accept(this);

@@ -30,6 +30,41 @@ class FlowControlTest {
     }
 
     @Test
+    void aProbeSendsOneFrameUntilTheReceiverAnswersThenOnlyWhatItLacks() {
+        CreditLedger l = new CreditLedger();
+        l.onCredit(0, 10);
+        for (int i = 0; i < 6; i++) {
+            l.sent();
+        }
+        // Frames 1-6 went out, 1-2 acknowledged; then nothing for too long.
+        l.onCredit(2, 10);
+        l.probe();
+        assertTrue(l.probing());
+        assertEquals(3, l.nextSeq());
+        assertTrue(l.maySend(3, false));
+        l.sent();
+        assertFalse(l.maySend(4, false), "only the probe until the receiver answers");
+        assertFalse(l.maySend(4, true), "not even END");
+        // The receiver had everything (the probe was a duplicate): its answer acknowledges all six, nothing is resent.
+        assertEquals(4, l.onCredit(6, 10));
+        assertFalse(l.probing());
+        assertEquals(7, l.nextSeq());
+
+        // 7-9 went out; the receiver got 7, lost 8 with a link and dropped 9 after the gap. The probe (7, a duplicate
+        // there) is answered with 7, and 8 and 9 go again.
+        l.sent();
+        l.sent();
+        l.sent();
+        l.probe();
+        assertEquals(7, l.nextSeq());
+        l.sent();
+        assertEquals(1, l.onCredit(7, 12));
+        assertFalse(l.probing());
+        assertTrue(l.maySend(8, false));
+        assertEquals(8, l.nextSeq(), "the rest is resent from after the answer");
+    }
+
+    @Test
     void receiverAcceptsInOrderDropsDuplicatesAndRefusesFramesBeyondCredit() {
         CreditAnnouncer a = new CreditAnnouncer(16);
         a.grant(2);
