@@ -129,6 +129,19 @@ class SpecBroadcastOnTorusTest {
         return maps;
     }
 
+    private record Prepared(int root, TreeSet<String> attempts, List<Map<String, Integer>> maps) {
+    }
+
+    /** Job {@code jobId} registered (with its jar) on the daemon at {@code rootCoord} only, map outputs everywhere. */
+    private static Prepared prepare(String jobId, Coord rootCoord) throws Exception {
+        JobConf conf = job(jobId);
+        int root = SHAPE.index(rootCoord);
+        torus.registerJobOn(root, conf, List.of(jar));
+        TreeSet<String> attempts = new TreeSet<>();
+        List<Map<String, Integer>> maps = mapOutputsEverywhere(jobId, conf, attempts);
+        return new Prepared(root, attempts, maps);
+    }
+
     private record Result(SortedMap<String, Long> sums, StreamItem last) {
     }
 
@@ -163,11 +176,10 @@ class SpecBroadcastOnTorusTest {
     @Test
     void aJobKnownOnlyToTheRootReachesEveryDaemonWithItsJarOnce() throws Exception {
         String jobId = "job_1700000000000_0011";
-        JobConf conf = job(jobId);
-        int root = SHAPE.index(new Coord(1, 1, 1));
-        torus.registerJobOn(root, conf, List.of(jar));
-        TreeSet<String> attempts = new TreeSet<>();
-        List<Map<String, Integer>> maps = mapOutputsEverywhere(jobId, conf, attempts);
+        Prepared prepared = prepare(jobId, new Coord(1, 1, 1));
+        int root = prepared.root();
+        TreeSet<String> attempts = prepared.attempts();
+        List<Map<String, Integer>> maps = prepared.maps();
         assertThrows(ClassNotFoundException.class, () -> Class.forName(COMBINER), "the combiner must come from the jar");
         List<SpecBroadcast.Counters> before = counters();
 
@@ -220,11 +232,9 @@ class SpecBroadcastOnTorusTest {
     @Test
     void aSpecThatNeverArrivesFailsTheRootAfterTheWait() throws Exception {
         String jobId = "job_1700000000000_0012";
-        JobConf conf = job(jobId);
-        int root = SHAPE.index(new Coord(0, 2, 1));
-        torus.registerJobOn(root, conf, List.of(jar));
-        TreeSet<String> attempts = new TreeSet<>();
-        mapOutputsEverywhere(jobId, conf, attempts);
+        Prepared prepared = prepare(jobId, new Coord(0, 2, 1));
+        int root = prepared.root();
+        TreeSet<String> attempts = prepared.attempts();
         torus.service(root).specBroadcast().mute(true);
         try {
             Result r = run(new ShuffleSpec(52L, jobId, 0, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP, TreeChoice.SIX,
@@ -245,11 +255,10 @@ class SpecBroadcastOnTorusTest {
     @Test
     void daemonsBehindADaemonThatForwardsNothingAskTheRootAndTheShuffleCompletes() throws Exception {
         String jobId = "job_1700000000000_0014";
-        JobConf conf = job(jobId);
-        int root = SHAPE.index(new Coord(2, 1, 0));
-        torus.registerJobOn(root, conf, List.of(jar));
-        TreeSet<String> attempts = new TreeSet<>();
-        List<Map<String, Integer>> maps = mapOutputsEverywhere(jobId, conf, attempts);
+        Prepared prepared = prepare(jobId, new Coord(2, 1, 0));
+        int root = prepared.root();
+        TreeSet<String> attempts = prepared.attempts();
+        List<Map<String, Integer>> maps = prepared.maps();
         BroadcastTree tree = new BroadcastTree(FailureView.none(SHAPE), root);
         // A child of the root with a subtree: everything below it misses the broadcast.
         int silent = tree.children(root).stream().filter(c -> !tree.children(c).isEmpty()).findFirst().orElseThrow();
