@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * <p>Repair: a message lost on the way (a daemon that died before it forwarded, a dropped frame) leaves a subtree
  * without the job. Each daemon holding a START of a job it lacks asks the START's root ({@link #request}); the root
  * answers it alone ({@link #onSpecRequest}), at most once per asking daemon and job every {@link #answerIntervalNanos}.
-  *
+ * Every daemon of the torus receives every job's spec by the broadcast anyway, so answering any daemon that asks
+ * exposes nothing new; the answers are bounded in number as above.
+ *
  * <p>Thread-safety: messages are handled on the service's vertex threads, several at a time. {@link #lock} guards
- * {@link #receiving}, {@link #broadcast}, {@link #refused} and {@link #bytesInFlight}; jar caching and job admission
+ * {@link #receiving}, {@link #broadcast}, {@link #refused}, {@link #answered} and {@link #bytesInFlight}; jar caching and job admission
  * run outside it. Counters are atomics.
  */
 public final class SpecBroadcast {
