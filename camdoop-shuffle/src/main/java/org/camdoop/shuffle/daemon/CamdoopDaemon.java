@@ -144,7 +144,7 @@ public final class CamdoopDaemon implements AutoCloseable {
             TorusNode readyNode = node;
             LocalEndpoint local = LocalEndpoint.start(
                     new LocalEndpoint.Parts(coord, registry, parts.tokens(), jarCache, service,
-                            timeout -> readyNode.awaitLinksUp(service.view(), timeout)),
+                            timeout -> readyNode.awaitLinksUp(service::view, timeout)),
                     daemon.localLimits(), daemon.localSocket().orElse(LocalSockets.defaultSocket(localDirs.get(0))));
             List<Path> socketFiles = new ArrayList<>();
             StatusFile status;

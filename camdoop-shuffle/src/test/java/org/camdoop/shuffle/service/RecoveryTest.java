@@ -172,4 +172,33 @@ class RecoveryTest {
             TorusWaits.noOpenStreams(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
         }
     }
+
+    /**
+     * A reduce task asks its daemon to root a shuffle while a neighbour of it has just died: the daemon waits for its
+     * links to live neighbours, and the failure, declared during that wait, ends it (on the testbed the wait ran to its
+     * 10 s timeout and the reduce fell back to the stock shuffle).
+     */
+    @org.junit.jupiter.api.Test
+    void aWaitForTheLinksEndsWhenTheDeadNeighbourIsDeclaredFailed() throws Exception {
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            int neighbour = SHAPE.index(new Coord(1, 0, 0));
+            java.util.concurrent.CompletableFuture<Void> down = new java.util.concurrent.CompletableFuture<>();
+            torus.node(0).addListener(new org.camdoop.torus.transport.TransportListener() {
+                @Override
+                public void linkDown(org.camdoop.torus.topology.Port port, Coord peer, String reason) {
+                    if (peer.equals(SHAPE.coord(neighbour))) {
+                        down.complete(null);
+                    }
+                }
+            });
+            torus.crash(neighbour);
+            down.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            CamdoopService root = torus.service(0);
+            // The link is down and (with a 100 ms failure timeout) the failure not yet declared, or only just.
+            assertTrue(torus.node(0).awaitLinksUp(root::view, Duration.ofSeconds(60)),
+                    "links of 0,0,0 not ready although its dead neighbour was declared failed");
+            assertTrue(root.view().isFailed(neighbour), "the wait ended before the failure was declared");
+        }
+    }
 }

@@ -54,8 +54,11 @@ public final class TorusNode implements AutoCloseable {
     private final Map<Long, Integer> jobWeights = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong serviceSeq = new java.util.concurrent.atomic.AtomicLong();
     private final Channel server;
-    /** Counts links coming up, so {@link #awaitLinksUp} waits on events, not a poll; guarded by itself. */
-    private final long[] linkUps = new long[1];
+    /**
+     * Links come up ([0]) and failure views installed ([1]), so {@link #awaitLinksUp} waits on events, not a poll;
+     * guarded by itself.
+     */
+    private final long[] linkUps = new long[2];
 
     private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
             EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view, LinkTls tls) throws InterruptedException {
@@ -77,10 +80,7 @@ public final class TorusNode implements AutoCloseable {
         router.listeners.add(new TransportListener() {
             @Override
             public void linkUp(Port port, Coord peer) {
-                synchronized (linkUps) {
-                    linkUps[0]++;
-                    linkUps.notifyAll();
-                }
+                readinessChanged(0);
             }
         });
         Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
@@ -284,9 +284,23 @@ public final class TorusNode implements AutoCloseable {
         router.listeners.add(l);
     }
 
-    /** Installs a new failure view: routes are recomputed and streams resume on their new paths. */
+    /**
+     * Installs a new failure view: routes are recomputed and streams resume on their new paths. Wakes
+     * {@link #awaitLinksUp}: a link to a server now failed is no longer waited for.
+     */
     public void setFailureView(FailureView view) {
-        loop.execute(() -> router.setFailureView(view));
+        loop.execute(() -> {
+            router.setFailureView(view);
+            readinessChanged(1);
+        });
+    }
+
+    /** Counts a link up ({@code what} 0) or a new failure view (1), and wakes {@link #awaitLinksUp}. */
+    private void readinessChanged(int what) {
+        synchronized (linkUps) {
+            linkUps[what]++;
+            linkUps.notifyAll();
+        }
     }
 
     /** Whether the link through {@code port} is up (answered on the event loop). */
@@ -325,17 +339,27 @@ public final class TorusNode implements AutoCloseable {
      * @return whether the links are up; false if {@code timeout} passed first
      */
     public boolean awaitLinksUp(FailureView view, java.time.Duration timeout) throws InterruptedException {
+        return awaitLinksUp(() -> view, timeout);
+    }
+
+    /**
+     * As {@link #awaitLinksUp(FailureView, java.time.Duration)}, reading the view again whenever a link comes up or
+     * {@link #setFailureView} installs a new one: a neighbour declared failed during the wait (its link will never come
+     * up) ends the wait at once instead of at the timeout.
+     */
+    public boolean awaitLinksUp(java.util.function.Supplier<FailureView> view, java.time.Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long seen;
             synchronized (linkUps) {
-                seen = linkUps[0];
+                seen = linkUps[0] + linkUps[1];
             }
-            if (linksUp(view)) {
+            if (linksUp(view.get())) {
                 return true;
             }
             synchronized (linkUps) {
-                while (linkUps[0] == seen) {
+                while (linkUps[0] + linkUps[1] == seen) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         return false;
