@@ -77,17 +77,13 @@ public final class CamdoopService {
                 new SpecBroadcast.Listener() {
                     @Override
                     public void known(String jobId) {
-                        for (ShuffleSpec spec : parked.release(jobId)) {
-                            local.run(spec, Optional.empty(), unknownJob(spec));
-                        }
+                        parked.release(jobId).forEach(spec -> local.run(spec, Optional.empty(), unknownJob(spec)));
                     }
 
                     @Override
                     public void refused(String jobId, String reason) {
-                        for (ShuffleSpec spec : parked.release(jobId)) {
-                            local.run(spec, Optional.empty(),
-                                    "daemon " + node.coord() + " refused the spec of " + jobId + ": " + reason);
-                        }
+                        String why = "daemon " + node.coord() + " refused the spec of " + jobId + ": " + reason;
+                        parked.release(jobId).forEach(spec -> local.run(spec, Optional.empty(), why));
                     }
                 });
         this.parked = new ParkedStarts(context.timer(), context.specWaitMs(),

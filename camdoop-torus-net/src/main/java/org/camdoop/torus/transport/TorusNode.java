@@ -54,11 +54,7 @@ public final class TorusNode implements AutoCloseable {
     private final Map<Long, Integer> jobWeights = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong serviceSeq = new java.util.concurrent.atomic.AtomicLong();
     private final Channel server;
-    /**
-     * Links come up ([0]) and failure views installed ([1]), so {@link #awaitLinksUp} waits on events, not a poll;
-     * guarded by itself.
-     */
-    private final long[] linkUps = new long[2];
+    private final ReadinessEvents readiness = new ReadinessEvents();
 
     private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
             EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view, LinkTls tls) throws InterruptedException {
@@ -80,7 +76,7 @@ public final class TorusNode implements AutoCloseable {
         router.listeners.add(new TransportListener() {
             @Override
             public void linkUp(Port port, Coord peer) {
-                readinessChanged(0);
+                readiness.linkUp();
             }
         });
         Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
@@ -291,16 +287,8 @@ public final class TorusNode implements AutoCloseable {
     public void setFailureView(FailureView view) {
         loop.execute(() -> {
             router.setFailureView(view);
-            readinessChanged(1);
+            readiness.viewChanged();
         });
-    }
-
-    /** Counts a link up ({@code what} 0) or a new failure view (1), and wakes {@link #awaitLinksUp}. */
-    private void readinessChanged(int what) {
-        synchronized (linkUps) {
-            linkUps[what]++;
-            linkUps.notifyAll();
-        }
     }
 
     /** Whether the link through {@code port} is up (answered on the event loop). */
@@ -327,9 +315,7 @@ public final class TorusNode implements AutoCloseable {
 
     /** How many times a link of this server has come up since it started (a link that flapped counts twice). */
     long linkUpsSoFar() {
-        synchronized (linkUps) {
-            return linkUps[0];
-        }
+        return readiness.linkUps();
     }
 
     /**
@@ -349,25 +335,7 @@ public final class TorusNode implements AutoCloseable {
      */
     public boolean awaitLinksUp(java.util.function.Supplier<FailureView> view, java.time.Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            long seen;
-            synchronized (linkUps) {
-                seen = linkUps[0] + linkUps[1];
-            }
-            if (linksUp(view.get())) {
-                return true;
-            }
-            synchronized (linkUps) {
-                while (linkUps[0] + linkUps[1] == seen) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(linkUps, left);
-                }
-            }
-        }
+        return readiness.await(() -> linksUp(view.get()), timeout);
     }
 
     /**
