@@ -164,12 +164,7 @@ public final class CamdoopService {
         return running.whenIdle();
     }
 
-    /**
-     * Starts a shuffle whose root is this server: tells every other live daemon and runs the local vertices.
-     *
-     * @return the merged stream for the reduce task
-     * @throws IllegalArgumentException if the spec's root is not this server
-     */
+    /** As {@link #startShuffle(ShuffleSpec, StartProof)} without a proof (a shuffle started in process). */
     public RootStream startShuffle(ShuffleSpec spec) {
         return startShuffle(spec, StartProof.NONE);
     }
@@ -377,6 +372,8 @@ public final class CamdoopService {
     private void handle(Coord from, ShuffleMessages.Message m, byte[] bytes) {
         if (m instanceof ShuffleMessages.ServerDown d) {
             serverDown(d.server(), false);
+        } else if (m instanceof ShuffleMessages.LinkCut c) {
+            views.cutLink(c.a(), c.b());
         } else if (m instanceof ShuffleMessages.Start s) {
             String refusal = startCheck.refusal(s.spec(), s.proof());
             if (refusal != null) {

@@ -116,9 +116,16 @@ final class ServiceInbox {
                     s.spec().describe(), from, Arrays.toString(s.spec().generation().failed()), shape);
         } else if (m instanceof ShuffleMessages.ServerDown d && !inTorus(new int[] {d.server()})) {
             LOG.warn("SERVER_DOWN from {} names server {}, outside the torus {}; ignored", from, d.server(), shape);
+        } else if (m instanceof ShuffleMessages.LinkCut c && !neighbours(c.a(), c.b())) {
+            LOG.warn("LINK_CUT from {} names servers {} and {}, not neighbours on the torus {}; ignored", from, c.a(),
+                    c.b(), shape);
         } else if (!closed) {
             handler.handle(from, m, bytes);
         }
+    }
+
+    private boolean neighbours(int a, int b) {
+        return inTorus(new int[] {a, b}) && a != b && shape.portTo(a, b) != null;
     }
 
     private boolean inTorus(int[] servers) {

@@ -12,40 +12,92 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns one node's link transitions into failure reports: a neighbour whose link goes down is suspected at once and
- * declared failed if its link stays down for the failure timeout; an orderly close (this node or the peer shutting
- * down, or the whole cluster going down) is logged as such rather than as an incident. Owned by the node's event loop.
+ * Turns one node's link transitions into failure reports, telling a broken link from a dead server. A neighbour whose
+ * link goes down is suspected at once. If the link is still down after half the failure timeout, the node routes
+ * around it ({@link Actions#routeAround}, and {@link TransportListener#linkCut} so the layer above can tell every
+ * daemon) and asks the neighbour, along the new route, whether it is alive, a few times over the second half. A
+ * neighbour that answers is alive behind a cut link: it is not declared failed, and its traffic keeps going around the
+ * link. One that does not answer by the full timeout is declared failed. So a dead server is declared failed exactly
+ * as soon as before, and a cut cable or a broken connection between two live servers no longer takes either out of
+ * the torus.
+ *
+ * <p>An orderly close (this node or the peer shutting down, or the whole cluster going down) is logged as such rather
+ * than as an incident. Owned by the node's event loop.
  */
 final class FailureDetector {
 
     private static final Logger LOG = LoggerFactory.getLogger(FailureDetector.class);
+    /** Probes sent over the second half of the timeout: a lost probe or answer is retried. */
+    private static final int PROBES_PER_HALF = 4;
+
+    /** What the detector does to the node. */
+    interface Actions {
+        /** Avoids the link to {@code link.peer()} from now on, resending what was in flight on it. */
+        void routeAround(Link link);
+
+        /** Asks server {@code peer}, along the current routes, to answer ({@link #answered}). */
+        void probe(int peer);
+    }
+
+    /** Where a neighbour whose link is down stands. */
+    private enum Phase {
+        /** Link down for less than half the timeout: it may come back by itself. */
+        SUSPECTED,
+        /** Routed around, asked whether it is alive; no answer yet. */
+        PROBING,
+        /** Answered around the cut link: alive, not to be declared failed. */
+        ANSWERED
+    }
+
+    private static final class Suspect {
+        final Link link;
+        Phase phase = Phase.SUSPECTED;
+        ScheduledFuture<?> timer;
+        ScheduledFuture<?> probes;
+
+        Suspect(Link link) {
+            this.link = link;
+        }
+
+        void cancel() {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            if (probes != null) {
+                probes.cancel(false);
+            }
+        }
+    }
 
     private final TorusShape shape;
     private final int self;
     private final EventLoop loop;
-    private final long timeoutNanos;
+    private final long halfNanos;
     private final List<TransportListener> listeners;
-    private final Map<Integer, ScheduledFuture<?>> timers = new HashMap<>();
+    private final Actions actions;
+    private final Map<Integer, Suspect> suspects = new HashMap<>();
     /** The whole cluster is going down ({@link #expectShutdown}), so lost links are no incident. */
     private boolean clusterShuttingDown;
 
-    FailureDetector(TorusShape shape, int self, EventLoop loop, long timeoutNanos, List<TransportListener> listeners) {
+    FailureDetector(TorusShape shape, int self, EventLoop loop, long timeoutNanos, List<TransportListener> listeners,
+            Actions actions) {
         this.shape = shape;
         this.self = self;
         this.loop = loop;
-        this.timeoutNanos = timeoutNanos;
+        this.halfNanos = Math.max(1, timeoutNanos / 2);
         this.listeners = listeners;
+        this.actions = actions;
     }
 
     /** The link to {@code link.peer()} is up: it is no longer on its way to being declared failed. */
     void up(Link link) {
-        ScheduledFuture<?> t = timers.remove(link.peer());
-        if (t != null) {
-            t.cancel(false);
+        Suspect s = suspects.remove(link.peer());
+        if (s != null) {
+            s.cancel();
         }
     }
 
-    /** The link went down: report it, suspect the peer, and declare it failed if the link stays down. */
+    /** The link went down: report it, suspect the peer, and start the two halves of the timeout. */
     void down(Link link, String reason) {
         int peer = link.peer();
         if (clusterShuttingDown || Link.REASON_STOPPED.equals(reason) || Link.REASON_PEER_SHUT_DOWN.equals(reason)) {
@@ -57,15 +109,49 @@ final class FailureDetector {
         }
         listeners.forEach(l -> l.linkDown(link.port(), shape.coord(peer), reason));
         listeners.forEach(l -> l.serverSuspected(shape.coord(peer)));
-        if (!timers.containsKey(peer)) {
-            timers.put(peer, loop.schedule(() -> {
-                timers.remove(peer);
-                if (!link.isUp()) {
-                    LOG.warn("server {} unreachable for the failure timeout: declared failed", shape.coord(peer));
-                    listeners.forEach(l -> l.serverFailed(shape.coord(peer)));
-                }
-            }, timeoutNanos, TimeUnit.NANOSECONDS));
+        if (!suspects.containsKey(peer)) {
+            Suspect s = new Suspect(link);
+            suspects.put(peer, s);
+            s.timer = loop.schedule(() -> routeAround(s), halfNanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** A probe's answer came from {@code server}: if its link is cut, it is alive behind it. */
+    void answered(int server) {
+        Suspect s = suspects.get(server);
+        if (s == null || s.phase != Phase.PROBING) {
+            return;
+        }
+        s.cancel();
+        s.phase = Phase.ANSWERED;
+        LOG.warn("server {} answers around the cut link {} from {}: alive, not failed; traffic goes around the link",
+                shape.coord(server), s.link.port().label(), shape.coord(self));
+    }
+
+    private void routeAround(Suspect s) {
+        if (s.link.isUp() || suspects.get(s.link.peer()) != s) {
+            return;
+        }
+        int peer = s.link.peer();
+        s.phase = Phase.PROBING;
+        LOG.warn("link {} from {} to {} down for half the failure timeout: routing around it and asking {} whether it"
+                + " is alive", s.link.port().label(), shape.coord(self), shape.coord(peer), shape.coord(peer));
+        actions.routeAround(s.link);
+        listeners.forEach(l -> l.linkCut(s.link.port(), shape.coord(peer)));
+        long every = Math.max(1, halfNanos / PROBES_PER_HALF);
+        s.probes = loop.scheduleAtFixedRate(() -> actions.probe(peer), 0, every, TimeUnit.NANOSECONDS);
+        s.timer = loop.schedule(() -> declareIfSilent(s), halfNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void declareIfSilent(Suspect s) {
+        if (s.phase != Phase.PROBING || s.link.isUp() || suspects.get(s.link.peer()) != s) {
+            return;
+        }
+        s.cancel();
+        suspects.remove(s.link.peer());
+        LOG.warn("server {} unreachable for the failure timeout (its link down, no answer around it): declared failed",
+                shape.coord(s.link.peer()));
+        listeners.forEach(l -> l.serverFailed(shape.coord(s.link.peer())));
     }
 
     /**
@@ -78,7 +164,7 @@ final class FailureDetector {
     }
 
     void cancelAll() {
-        timers.values().forEach(t -> t.cancel(false));
-        timers.clear();
+        suspects.values().forEach(Suspect::cancel);
+        suspects.clear();
     }
 }

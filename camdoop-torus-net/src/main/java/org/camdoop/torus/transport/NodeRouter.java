@@ -21,7 +21,6 @@ import org.camdoop.torus.transport.stream.CreditSink;
 import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
 import org.camdoop.torus.transport.wire.FrameWriter;
-import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.transport.wire.MessageType;
 import org.camdoop.torus.transport.wire.RoutedFrames;
 import org.camdoop.torus.transport.wire.StreamId;
@@ -50,23 +49,36 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final FailureDetector failures;
     /** Credit that arrived before its sender opened the stream (receivers may open first), applied on register. */
     private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
-    private RoutingTable routing;
+    private final NodeRoutes routes;
     private long droppedFrames;
     private final ServiceMessages services;
     private final RetransmissionTimer retransmission;
-    private final TransitAllowance transit;
-    private long transitRefusals;
+    private final TransitForwarder transit;
     private long badIndexFrames;
 
     NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, long retransmitTimeoutNanos,
             FailureView view, TransitAllowance transit) {
-        this.transit = transit;
         this.shape = shape;
         this.self = self;
         this.loop = loop;
-        this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners);
-        this.routing = new RoutingTable(view);
-        this.services = new ServiceMessages(shape, self, this::nextLink);
+        this.routes = new NodeRoutes(shape, self, view);
+        this.services = new ServiceMessages(shape, self, this::nextLink, this::answered);
+        this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
+        this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners,
+                new FailureDetector.Actions() {
+                    @Override
+                    public void routeAround(Link link) {
+                        RoutingTable before = routes.table();
+                        if (routes.routeAround(link.peer())) {
+                            resendRerouted(before);
+                        }
+                    }
+
+                    @Override
+                    public void probe(int peer) {
+                        services.probe(peer);
+                    }
+                });
         this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,
                 () -> new ArrayList<>(outbound.values()), () -> new ArrayList<>(inbound.values()), s -> resendFromAck(s, true));
         retransmission.start();
@@ -86,7 +98,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     long droppedFrames() {
-        return droppedFrames + services.dropped();
+        return droppedFrames + transit.dropped() + services.dropped();
     }
 
     java.util.List<String> describeStreams() {
@@ -169,10 +181,33 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     void setFailureView(FailureView view) {
-        routing = new RoutingTable(view);
-        // Frames in flight on the old routes may be lost: every stream resumes from its last acknowledgement and
-        // every receiver repeats its credit; duplicates are dropped by sequence number.
-        new ArrayList<>(outbound.values()).forEach(s -> resendFromAck(s, false));
+        RoutingTable before = routes.table();
+        routes.install(view);
+        resendRerouted(before);
+    }
+
+    private void answered(int server) {
+        failures.answered(server);
+    }
+
+    /** Whether this node routes around its link to neighbour {@code peer}. */
+    boolean avoids(int peer) {
+        return routes.avoids(peer);
+    }
+
+    /**
+     * Routes changed: frames in flight on a path that changed may have been lost on it, so each stream whose path
+     * changed resumes from its last acknowledgement (duplicates are dropped by sequence number), and every receiver
+     * repeats its credit (one small frame each). A stream whose path did not change lost nothing to the change:
+     * rewinding every stream on every change made each crash (six links routed around, then the failure) rewind
+     * every stream of every daemon seven times.
+     */
+    private void resendRerouted(RoutingTable before) {
+        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+            if (s.destination() != self && NodeRoutes.pathChanged(before, routes.table(), self, s.destination())) {
+                resendFromAck(s, false);
+            }
+        }
         inbound.values().forEach(InboundStream::reannounce);
     }
 
@@ -199,7 +234,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     private Link nextLink(int dst) {
         try {
-            Port p = routing.nextHop(self, dst);
+            Port p = routes.table().nextHop(self, dst);
             return p == null ? null : links[p.ordinal()];
         } catch (UnreachableException e) {
             LOG.debug("no route from {} to {}: {}", shape.coord(self), shape.coord(dst), e.getMessage());
@@ -274,7 +309,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             return;
         }
         if (dst != self) {
-            forward(f, dst);
+            transit.forward(f, dst);
             return;
         }
         try {
@@ -326,46 +361,6 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         } else if (earlyCredit.size() < MAX_EARLY_CREDIT) {
             earlyCredit.merge(id, new long[] {acked, limit},
                     (a, b) -> new long[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])});
-        }
-    }
-
-    /** {@code dst} was checked to be a server of the torus. */
-    private void forward(ByteBuf f, int dst) {
-        if (RoutedFrames.hops(f) == 0) {
-            droppedFrames++;
-            LOG.warn("frame for server {} ran out of hops at {}; dropped", shape.coord(dst), shape.coord(self));
-            f.release();
-            return;
-        }
-        Link l = nextLink(dst);
-        if (l == null) {
-            droppedFrames++;
-            f.release();
-            return;
-        }
-        RoutedFrames.decrementHops(f);
-        MessageType type = RoutedFrames.type(f);
-        if (type != MessageType.DATA && type != MessageType.END) {
-            // Control in transit (SERVICE, CREDIT, URGENT: small, credit-free) goes ahead of data, as it does on its
-            // first hop. Queued with its job's data it waited behind every urgent stream of a busy link, so a START or
-            // its acknowledgement two hops away could miss the root's whole wait (BoundedMemoryTest, 100 shuffles).
-            // The decoded frame has lost its length prefix: put it back in front.
-            ByteBuf prefix = f.alloc().ioBuffer(FrameLayout.LENGTH_FIELD).writeInt(f.readableBytes());
-            ByteBuf frame = io.netty.buffer.Unpooled.wrappedBuffer(prefix, f);
-            if (type == MessageType.SERVICE) {
-                services.noteSend(l.sendService(frame), dst, l); // bounded by the link's service queue cap
-            } else {
-                l.sendControl(frame);
-            }
-            return;
-        }
-        if (!l.forward(f, f.getLong(f.readerIndex() + FrameLayout.JOB))) {
-            droppedFrames++;
-            if (Long.bitCount(++transitRefusals) == 1) { // the 1st, 2nd, 4th, 8th... refusal: loud but not a flood
-                LOG.warn("frame for server {} refused at {}: {} bytes already wait in transit, the cap ({}); "
-                        + "{} refused so far", shape.coord(dst), shape.coord(self), transit.usedBytes(),
-                        transit.maxBytes(), transitRefusals);
-            }
         }
     }
 

@@ -3,6 +3,7 @@ package org.camdoop.torus.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.link.Link;
@@ -16,23 +17,40 @@ import org.slf4j.LoggerFactory;
  * The node's SERVICE messages: the layer above's own messages between daemons, sent without credit and best effort
  * (dropped and counted when there is no route, the link is down or its service queue is full), and delivered here to
  * the {@link ServiceHandler}. Owned by the node's event loop.
+ *
+ * <p>One service stream belongs to the transport itself and never reaches the handler: tree {@link #REACHABILITY}
+ * carries the failure detector's probes. Its payload is one byte, {@link #ASK} or {@link #ANSWER}; a node answers
+ * every ask at once, to its sender.
  */
 final class ServiceMessages {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceMessages.class);
 
+    /** The service stream tree number of reachability probes (the layer above numbers its own below it). */
+    static final int REACHABILITY = 253;
+    static final byte ASK = 1;
+    static final byte ANSWER = 2;
+
     private final TorusShape shape;
     private final int self;
+    /** Told of each answer to a probe, with the answering server. */
+    private final IntConsumer answered;
     /** The link of the next hop towards a server, or {@code null} when there is no route. */
     private final IntFunction<Link> nextLink;
     private ServiceHandler handler;
     private long dropped;
     private long queueRefusals;
 
-    ServiceMessages(TorusShape shape, int self, IntFunction<Link> nextLink) {
+    ServiceMessages(TorusShape shape, int self, IntFunction<Link> nextLink, IntConsumer answered) {
         this.shape = shape;
         this.self = self;
         this.nextLink = nextLink;
+        this.answered = answered;
+    }
+
+    /** Asks server {@code dst} whether it is alive; its answer goes to the consumer given at construction. */
+    void probe(int dst) {
+        send(dst, new StreamId(0, 0, REACHABILITY, self), 0, Unpooled.wrappedBuffer(new byte[] {ASK}));
     }
 
     void setHandler(ServiceHandler handler) {
@@ -64,6 +82,19 @@ final class ServiceMessages {
 
     /** A message addressed here; {@code from} was checked to be a server of the torus. Owns {@code payload}. */
     void deliver(int from, StreamId id, ByteBuf payload) {
+        if (id.tree() == REACHABILITY) {
+            byte kind = payload.readableBytes() == 1 ? payload.getByte(payload.readerIndex()) : 0;
+            payload.release();
+            if (kind == ASK) {
+                send(from, new StreamId(0, 0, REACHABILITY, self), 0, Unpooled.wrappedBuffer(new byte[] {ANSWER}));
+            } else if (kind == ANSWER) {
+                answered.accept(from);
+            } else {
+                dropped++;
+                LOG.warn("reachability message from {} is not one byte of ask or answer; dropped", shape.coord(from));
+            }
+            return;
+        }
         ServiceHandler h = handler;
         if (h == null) {
             dropped++;

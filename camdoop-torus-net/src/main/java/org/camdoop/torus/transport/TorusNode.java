@@ -305,7 +305,7 @@ public final class TorusNode implements AutoCloseable {
             for (Port p : shape.links()) {
                 int peer = shape.neighbour(self, p);
                 Link l = router.link(p);
-                if (peer != self && view.canCross(self, peer) && (l == null || !l.isUp())) {
+                if (peer != self && view.canCross(self, peer) && !router.avoids(peer) && (l == null || !l.isUp())) {
                     return false;
                 }
             }
@@ -350,10 +350,18 @@ public final class TorusNode implements AutoCloseable {
 
     /** Closes the connection of one link, as a cable cut would; it reconnects as usual. */
     public void cutLink(Port port) {
+        cutLink(port, java.time.Duration.ZERO);
+    }
+
+    /**
+     * Closes the connection of one link and keeps this side of it from reconnecting for {@code hold}, as a cable
+     * pulled out would (cut both ends: a peer whose connections are refused flaps).
+     */
+    public void cutLink(Port port, java.time.Duration hold) {
         loop.execute(() -> {
             Link l = router.link(port);
             if (l != null) {
-                l.cut();
+                l.cut(hold.toNanos());
             }
         });
     }

@@ -25,7 +25,15 @@ public interface TransportListener {
     default void serverSuspected(Coord server) {
     }
 
-    /** A suspected neighbour stayed unreachable for the failure timeout. */
+    /**
+     * The link through {@code port} to neighbour {@code peer} stayed down for half the failure timeout: this node now
+     * routes around it and asks {@code peer}, along the new route, whether it is alive. Tell the other daemons, so they
+     * route around the link too.
+     */
+    default void linkCut(Port port, Coord peer) {
+    }
+
+    /** A suspected neighbour's link stayed down for the failure timeout and it did not answer around the link. */
     default void serverFailed(Coord server) {
     }
 }

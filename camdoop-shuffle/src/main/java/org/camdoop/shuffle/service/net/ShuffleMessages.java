@@ -33,6 +33,7 @@ import org.camdoop.torus.trees.TreeChoice;
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
  * 6 SERVER_DOWN vint server index   -- a neighbour declared this server failed (its link stayed down)
+ * 8 LINK_CUT vint a, vint b (server indices, neighbours)   -- the link between a and b is routed around
  * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
@@ -43,6 +44,7 @@ public final class ShuffleMessages {
     public static final int ABORT = 2;
     public static final int START_ACK = 5;
     public static final int SERVER_DOWN = 6;
+    public static final int LINK_CUT = 8;
     /** Generations and failed servers a START may name (a bound for the decoder, far above any real use). */
     private static final int MAX_LIST = 1 << 16;
 
@@ -50,7 +52,7 @@ public final class ShuffleMessages {
     }
 
     /** A decoded message. */
-    public sealed interface Message permits Start, Abort, StartAck, ServerDown, SpecMessages.Spec,
+    public sealed interface Message permits Start, Abort, StartAck, ServerDown, LinkCut, SpecMessages.Spec,
             SpecMessages.JarPart, SpecMessages.SpecRequest {
     }
 
@@ -64,6 +66,21 @@ public final class ShuffleMessages {
 
     /** A neighbour of {@code server} declared it failed: every daemon that hears it takes it into its failure view. */
     public record ServerDown(int server) implements Message {
+    }
+
+    /**
+     * The link between neighbours {@code a} and {@code b} stayed down though both may be alive: every daemon that
+     * hears it routes around the link (and tells the others, once).
+     */
+    public record LinkCut(int a, int b) implements Message {
+    }
+
+    public static byte[] linkCut(int a, int b) {
+        return write(out -> {
+            out.writeByte(LINK_CUT);
+            WritableUtils.writeVInt(out, a);
+            WritableUtils.writeVInt(out, b);
+        });
     }
 
     public static byte[] serverDown(int server) {
@@ -147,6 +164,8 @@ public final class ShuffleMessages {
                 case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
                 case START_ACK -> new StartAck(in.readLong(), in.readInt());
                 case SERVER_DOWN -> new ServerDown(bounded(in, MAX_LIST, "server index"));
+                case LINK_CUT -> new LinkCut(bounded(in, MAX_LIST, "server index"), bounded(in, MAX_LIST,
+                        "server index"));
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
                 case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
                 case SpecMessages.SPEC_REQUEST -> SpecMessages.decodeSpecRequest(in);

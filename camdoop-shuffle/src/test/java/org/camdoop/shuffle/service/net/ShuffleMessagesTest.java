@@ -73,6 +73,19 @@ class ShuffleMessagesTest {
     }
 
     @Test
+    void linkCutRoundTripsAndATruncatedOrNegativeOneIsRefused() {
+        byte[] bytes = ShuffleMessages.linkCut(4, 13);
+        assertEquals(new ShuffleMessages.LinkCut(4, 13), ShuffleMessages.decode(bytes));
+        byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 1);
+        assertEquals("service message truncated (" + cut.length + " bytes)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(cut)).getMessage());
+        byte[] negative = bytes.clone();
+        negative[2] = (byte) -1; // vint -1
+        assertEquals("service message names server index -1 (0..65536)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());
+    }
+
+    @Test
     void specRequestRoundTripsAndATruncatedOneIsRefused() {
         byte[] bytes = SpecMessages.specRequest("job_1700000000000_0007");
         assertEquals(new SpecMessages.SpecRequest("job_1700000000000_0007"), ShuffleMessages.decode(bytes));

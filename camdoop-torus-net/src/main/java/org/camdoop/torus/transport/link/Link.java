@@ -65,6 +65,8 @@ public final class Link {
     private boolean flushScheduled;
     private boolean shapingTimerArmed;
     private long bytesSent;
+    /** {@link System#nanoTime} before which this side neither dials nor takes a connection ({@link #cut(long)}). */
+    private long heldUntilNanos = System.nanoTime();
 
     /**
      * @param dialer               a bootstrap ready to connect to the peer, or {@code null} if the peer dials us
@@ -131,7 +133,7 @@ public final class Link {
 
     /** The handshake succeeded on {@code ch}; a newer connection replaces an older one. */
     public void established(Channel ch) {
-        if (state == State.STOPPED) {
+        if (state == State.STOPPED || heldNanos() > 0) {
             ch.close();
             return;
         }
@@ -182,9 +184,22 @@ public final class Link {
 
     /** Cuts the current connection (tests and operators); the usual down/reconnect path follows. */
     public void cut() {
+        cut(0);
+    }
+
+    /**
+     * Cuts the current connection and keeps it down for {@code holdNanos}: this side neither dials nor takes a
+     * connection until then, as with a cable pulled out (tests; hold both ends, or the other one flaps).
+     */
+    public void cut(long holdNanos) {
+        heldUntilNanos = System.nanoTime() + holdNanos;
         if (channel != null) {
             channel.close();
         }
+    }
+
+    private long heldNanos() {
+        return Math.max(0, heldUntilNanos - System.nanoTime());
     }
 
     private void transition(State next, String reason) {
@@ -200,7 +215,7 @@ public final class Link {
                 if (prev == State.UP) {
                     listener.linkDown(this, reason);
                 }
-                long delay = backoff.nextDelayNanos();
+                long delay = Math.max(backoff.nextDelayNanos(), heldNanos());
                 loop.schedule(() -> {
                     if (state == State.BACKOFF) {
                         transition(State.CONNECTING, null);
