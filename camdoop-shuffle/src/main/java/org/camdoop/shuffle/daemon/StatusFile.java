@@ -68,7 +68,10 @@ final class StatusFile implements AutoCloseable {
     }
 
     private void rewriteSoon() {
-        if (queued.compareAndSet(false, true)) {
+        // Closed: the daemon is stopping, and its links go down as it closes them. Queueing a rewrite then threw from
+        // the transport's listener call, which broke off the node's close half way: every daemon stop waited out
+        // its 10 s and was killed with -9.
+        if (!writer.isShutdown() && queued.compareAndSet(false, true)) {
             writer.execute(() -> {
                 queued.set(false);
                 try {

@@ -107,8 +107,8 @@ final class FailureDetector {
             LOG.warn("link {} from {} to {} is down: {}", link.port().label(), shape.coord(self), shape.coord(peer),
                     reason);
         }
-        listeners.forEach(l -> l.linkDown(link.port(), shape.coord(peer), reason));
-        listeners.forEach(l -> l.serverSuspected(shape.coord(peer)));
+        tell("linkDown", l -> l.linkDown(link.port(), shape.coord(peer), reason));
+        tell("serverSuspected", l -> l.serverSuspected(shape.coord(peer)));
         if (!suspects.containsKey(peer)) {
             Suspect s = new Suspect(link);
             suspects.put(peer, s);
@@ -137,7 +137,7 @@ final class FailureDetector {
         LOG.warn("link {} from {} to {} down for half the failure timeout: routing around it and asking {} whether it"
                 + " is alive", s.link.port().label(), shape.coord(self), shape.coord(peer), shape.coord(peer));
         actions.routeAround(s.link);
-        listeners.forEach(l -> l.linkCut(s.link.port(), shape.coord(peer)));
+        tell("linkCut", l -> l.linkCut(s.link.port(), shape.coord(peer)));
         long every = Math.max(1, halfNanos / PROBES_PER_HALF);
         s.probes = loop.scheduleAtFixedRate(() -> actions.probe(peer), 0, every, TimeUnit.NANOSECONDS);
         s.timer = loop.schedule(() -> declareIfSilent(s), halfNanos, TimeUnit.NANOSECONDS);
@@ -151,7 +151,21 @@ final class FailureDetector {
         suspects.remove(s.link.peer());
         LOG.warn("server {} unreachable for the failure timeout (its link down, no answer around it): declared failed",
                 shape.coord(s.link.peer()));
-        listeners.forEach(l -> l.serverFailed(shape.coord(s.link.peer())));
+        tell("serverFailed", l -> l.serverFailed(shape.coord(s.link.peer())));
+    }
+
+    /**
+     * Calls every listener; one that throws is logged and the others still hear the event. Links go down while the
+     * node closes, and a listener that threw then broke off the close (a stopping daemon's status file did).
+     */
+    private void tell(String event, java.util.function.Consumer<TransportListener> call) {
+        for (TransportListener l : listeners) {
+            try {
+                call.accept(l);
+            } catch (RuntimeException e) {
+                LOG.error("a transport listener failed on {} at {}", event, shape.coord(self), e);
+            }
+        }
     }
 
     /**

@@ -428,13 +428,17 @@ public final class TorusNode implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (!loop.isShuttingDown()) {
             loop.execute(() -> {
-                router.closeAll();
-                server.close().addListener(f -> done.complete(null));
+                try {
+                    router.closeAll(); // a listener that throws must not keep the port open and the caller waiting
+                } finally {
+                    server.close().addListener(f -> done.complete(null));
+                }
             });
             try {
                 done.get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
-                // closing anyway
+                org.slf4j.LoggerFactory.getLogger(TorusNode.class).warn("node {} did not close within 10 s ({});"
+                        + " closing anyway", coord, e.toString());
             }
         }
         if (ownGroup != null) {
