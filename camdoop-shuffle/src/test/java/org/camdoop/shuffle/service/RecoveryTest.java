@@ -240,6 +240,9 @@ class RecoveryTest {
                         + "failed: " + view);
                 assertTrue(view.isCut(root, far), "daemon " + SHAPE.coord(s) + " does not route around the cut");
             }
+            // What /metrics and status.json show for it (camdoop_link_routed_around).
+            assertTrue(torus.node(root).linkStates().stream().anyMatch(l -> l.peer().equals(SHAPE.coord(far))
+                    && l.routedAround()), torus.node(root).linkStates()::toString);
             TorusWaits.idle(torus, s -> true, Duration.ofSeconds(20));
             TorusWaits.noOpenStreams(torus, s -> true, Duration.ofSeconds(20));
         }

@@ -373,7 +373,7 @@ public final class TorusNode implements AutoCloseable {
             for (Port p : shape().links()) {
                 Link link = router.link(p);
                 out.add(new LinkState(p, shape().coord(shape().neighbour(index(), p)), link != null && link.isUp(),
-                        link == null ? 0 : link.bytesSent()));
+                        link == null ? 0 : link.bytesSent(), router.avoids(shape().neighbour(index(), p))));
             }
             return java.util.List.copyOf(out);
         });

@@ -24,6 +24,12 @@ public final class PrometheusText {
         for (LinkState l : s.links()) {
             b.append("camdoop_link_up{").append(linkLabels(self, l)).append("} ").append(l.up() ? 1 : 0).append('\n');
         }
+        metric(b, "camdoop_link_routed_around", "gauge", "1 if every route avoids the torus link (it was down for half"
+                + " the failure timeout; unused until the daemon restarts), else 0");
+        for (LinkState l : s.links()) {
+            b.append("camdoop_link_routed_around{").append(linkLabels(self, l)).append("} ")
+                    .append(l.routedAround() ? 1 : 0).append('\n');
+        }
         metric(b, "camdoop_link_sent_bytes_total", "counter",
                 "bytes of stream frames this daemon wrote on the link (control frames and heartbeats not counted)");
         for (LinkState l : s.links()) {

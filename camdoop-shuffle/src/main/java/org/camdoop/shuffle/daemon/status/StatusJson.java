@@ -32,6 +32,7 @@ public final class StatusJson {
             LinkState l = s.links().get(i);
             b.append(i == 0 ? "" : ", ").append("{\"port\": \"").append(l.port().label()).append("\", \"peer\": \"")
                     .append(DaemonSnapshot.format(l.peer())).append("\", \"up\": ").append(l.up())
+                    .append(", \"routed_around\": ").append(l.routedAround())
                     .append(", \"sent_bytes\": ").append(l.bytesSent()).append('}');
         }
         b.append("], \"buffers\": {\"reserved\": ").append(s.buffersReserved()).append(", \"peak\": ")

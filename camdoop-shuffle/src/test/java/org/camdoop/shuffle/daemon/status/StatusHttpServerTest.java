@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class StatusHttpServerTest {
 
     private static final DaemonSnapshot SNAPSHOT = new DaemonSnapshot(new Coord(1, 0, 0), TorusShape.parse("3x1x1"),
-            List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096),
-                    new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0)),
+            List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096, false),
+                    new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0, true)),
             3, 17, 32768, 8192, 2, 1, 0, 5,
             List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3)),
             new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)),
@@ -51,6 +51,8 @@ class StatusHttpServerTest {
                     metrics.body());
             assertTrue(metrics.body().contains(
                     "camdoop_link_sent_bytes_total{coord=\"1,0,0\",port=\"+x\",peer=\"2,0,0\"} 4096\n"));
+            assertTrue(metrics.body().contains(
+                    "camdoop_link_routed_around{coord=\"1,0,0\",port=\"-x\",peer=\"0,0,0\"} 1\n"), metrics.body());
             assertTrue(metrics.body().contains("# TYPE camdoop_frames_dropped_total counter\n"
                     + "camdoop_frames_dropped_total{coord=\"1,0,0\"} 5\n"), metrics.body());
             assertTrue(metrics.body().contains("camdoop_buffers_reserved_peak{coord=\"1,0,0\"} 17\n"));
@@ -64,8 +66,9 @@ class StatusHttpServerTest {
             assertEquals(200, status.statusCode());
             assertEquals("application/json", status.headers().firstValue("Content-Type").orElseThrow());
             assertEquals("{\"coord\": \"1,0,0\", \"shape\": \"3x1x1\", \"links_up\": 1, \"links\": [{\"port\": \"+x\","
-                    + " \"peer\": \"2,0,0\", \"up\": true, \"sent_bytes\": 4096}, {\"port\": \"-x\", \"peer\": \"0,0,0\","
-                    + " \"up\": false, \"sent_bytes\": 0}], \"buffers\": {\"reserved\": 3, \"peak\": 17, \"total\":"
+                    + " \"peer\": \"2,0,0\", \"up\": true, \"routed_around\": false, \"sent_bytes\": 4096},"
+                    + " {\"port\": \"-x\", \"peer\": \"0,0,0\", \"up\": false, \"routed_around\": true, \"sent_bytes\": 0}],"
+                    + " \"buffers\": {\"reserved\": 3, \"peak\": 17, \"total\":"
                     + " 32768, \"segment_bytes\": 8192}, \"streams_open\": 2, \"shuffles_running\": 1,"
                     + " \"starts_parked\": 0, \"frames_dropped\": 5, \"shuffles\": [{\"job\": \"job_1_0001\","
                     + " \"partition\": 2, \"root\": \"0,0,0\", \"vertices\": 6, \"finished\": 2, \"merging\": 3}],"
