@@ -100,7 +100,8 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             context.getStatus().setPhase(org.apache.hadoop.mapred.TaskStatus.Phase.SORT);
             context.getReduceTask().statusUpdate(context.getUmbilical());
         }
-        return new StreamIterator(source, first, counters, shuffle);
+        return new StreamIterator(source, first, counters, shuffle, new LostMapOutputs(job, context.getStatus(),
+                () -> context.getReduceTask().statusUpdate(context.getUmbilical())));
     }
 
     private StreamSource open(JobConf job) throws IOException, InterruptedException {

@@ -23,6 +23,7 @@ final class StreamIterator implements RawKeyValueIterator {
     private final StreamSource source;
     private final CamdoopCounters counters;
     private final String shuffle;
+    private final LostMapOutputs lost;
     private final Progress progress = new Progress();
     private final DataInputBuffer key = new DataInputBuffer();
     private final DataInputBuffer value = new DataInputBuffer();
@@ -34,8 +35,13 @@ final class StreamIterator implements RawKeyValueIterator {
     private long chunks;
     private long records;
 
-    /** @param first the item {@code run()} already read to decide between Camdoop and the stock shuffle */
-    StreamIterator(StreamSource source, StreamItem first, CamdoopCounters counters, String shuffle) {
+    /**
+     * @param first the item {@code run()} already read to decide between Camdoop and the stock shuffle
+     * @param lost  told the reason of a failure, to report the map outputs it names lost
+     */
+    StreamIterator(StreamSource source, StreamItem first, CamdoopCounters counters, String shuffle,
+            LostMapOutputs lost) {
+        this.lost = lost;
         this.source = source;
         this.pending = first;
         this.counters = counters;
@@ -85,6 +91,7 @@ final class StreamIterator implements RawKeyValueIterator {
             counters.end(e.end());
             progress.complete();
         } else if (n instanceof StreamItem.Failed f) {
+            lost.report(f.reason());
             throw failed(f.reason(), null);
         } else {
             throw new IllegalStateException("unexpected stream item " + n);

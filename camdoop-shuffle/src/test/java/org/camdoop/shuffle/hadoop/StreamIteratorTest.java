@@ -33,7 +33,33 @@ class StreamIteratorTest {
         return Arrays.copyOf(out, pos);
     }
 
+    /** A reduce task's status as the seam to the ApplicationMaster: what each send carried as fetch failures. */
+    private static final class SentStatus extends org.apache.hadoop.mapred.TaskStatus {
+        final List<org.apache.hadoop.mapred.TaskAttemptID> pending = new java.util.ArrayList<>();
+        final List<List<String>> sends = new java.util.ArrayList<>();
+
+        @Override
+        public boolean getIsMap() {
+            return false;
+        }
+
+        @Override
+        public void addFetchFailedMap(org.apache.hadoop.mapred.TaskAttemptID map) {
+            pending.add(map);
+        }
+
+        /** As the task's reporter does: sends the status, then clears what it carried. */
+        void send() {
+            sends.add(pending.stream().map(Object::toString).toList());
+            pending.clear();
+        }
+    }
+
     private static StreamIterator over(StreamItem... items) {
+        return over(new SentStatus(), new org.apache.hadoop.mapred.JobConf(false), items);
+    }
+
+    private static StreamIterator over(SentStatus status, org.apache.hadoop.mapred.JobConf job, StreamItem... items) {
         ArrayDeque<StreamItem> queue = new ArrayDeque<>(List.of(items));
         StreamSource source = new StreamSource() {
             @Override
@@ -46,7 +72,7 @@ class StreamIteratorTest {
             }
         };
         return new StreamIterator(source, queue.poll(), new CamdoopCounters(Reporter.NULL, new Counters.Counter()),
-                "test shuffle");
+                "test shuffle", new LostMapOutputs(job, status, status::send));
     }
 
     private static String text(org.apache.hadoop.io.DataInputBuffer b) {
@@ -66,6 +92,41 @@ class StreamIteratorTest {
         assertEquals("a=1 b=2 c=3 ", seen.toString());
         assertFalse(it.next());
         assertEquals(1.0f, it.getProgress().getProgress());
+    }
+
+    /**
+     * The root found map outputs missing at the end (they died with a server): the attempt fails, and first the
+     * ApplicationMaster is told they are lost, in as many status updates as it counts before it re-runs a map.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"-1, 3", "5, 5"})
+    void mapOutputsTheRootFoundMissingAreReportedAsFetchFailuresBeforeTheAttemptFails(int configured, int sends)
+            throws IOException {
+        org.apache.hadoop.mapred.JobConf job = new org.apache.hadoop.mapred.JobConf(false);
+        if (configured > 0) {
+            job.setInt(org.apache.hadoop.mapreduce.MRJobConfig.MAX_FETCH_FAILURES_NOTIFICATIONS, configured);
+        }
+        String m2 = "attempt_1700000000000_0031_m_000002_0";
+        String m7 = "attempt_1700000000000_0031_m_000007_0";
+        String reason = "job_1700000000000_0031 p1 root vertex 2,2,2: partition 1: map attempts missing: [" + m2 + ", "
+                + m7 + "] (generation 1, restarted without the failed servers [1,0,0])";
+        SentStatus status = new SentStatus();
+        byte[] records = chunk("a", "1");
+        StreamIterator it = over(status, job, new StreamItem.Chunk(records, records.length),
+                new StreamItem.Failed(reason));
+        assertTrue(it.next());
+        IOException e = assertThrows(IOException.class, it::next);
+        assertTrue(e.getMessage().endsWith(reason), e.getMessage());
+        assertEquals(java.util.Collections.nCopies(sends, List.of(m2, m7)), status.sends);
+    }
+
+    @Test
+    void aFailureNamingNoMissingMapOutputReportsNothing() throws IOException {
+        SentStatus status = new SentStatus();
+        StreamIterator it = over(status, new org.apache.hadoop.mapred.JobConf(false),
+                new StreamItem.Failed("daemon 1,0,0 refused its start"));
+        assertThrows(IOException.class, it::next);
+        assertEquals(List.of(), status.sends);
     }
 
     @Test

@@ -136,6 +136,22 @@ public final class ExactlyOnceReport {
         return "partition " + partition + ": " + String.join("; ", parts);
     }
 
+    /**
+     * The map attempts a {@link #message()} names missing, found in any text that quotes one (a failure reason passed
+     * on from the root to the reduce task); empty if it names none. The reduce task reports them to the
+     * ApplicationMaster as lost.
+     */
+    public static List<String> missingIn(String text) {
+        String marker = "map attempts missing: [";
+        int at = text == null ? -1 : text.indexOf(marker);
+        int end = at < 0 ? -1 : text.indexOf(']', at);
+        if (end < 0) {
+            return List.of();
+        }
+        String list = text.substring(at + marker.length(), end);
+        return list.isEmpty() ? List.of() : List.of(list.split(", "));
+    }
+
     private static String joinSources(List<String> from) {
         String last = from.get(from.size() - 1);
         return String.join(", ", from.subList(0, from.size() - 1)) + " and " + last;

@@ -34,6 +34,9 @@ class ExactlyOnceReportTest {
                 + "[attempt_x_m_000001_0 (from tree 2 and tree 5)]", r.message());
         ExactlyOnceViolationException e = assertThrows(ExactlyOnceViolationException.class, r::throwIfViolated);
         assertEquals(r.message(), e.getMessage());
+        // What the reduce task reads back out of the failure reason that quotes the message, to report as lost.
+        assertEquals(List.of(M4), ExactlyOnceReport.missingIn("root vertex 0,0,0: " + r.message() + " (generation 1)"));
+        assertEquals(List.of(), ExactlyOnceReport.missingIn("partition 3: map attempts unexpected: [" + M4 + "]"));
     }
 
     @Test
