@@ -40,6 +40,7 @@ final class ServiceMessages {
     private ServiceHandler handler;
     private long dropped;
     private long queueRefusals;
+    private long noRoute;
 
     ServiceMessages(TorusShape shape, int self, IntFunction<Link> nextLink, IntConsumer answered) {
         this.shape = shape;
@@ -50,6 +51,9 @@ final class ServiceMessages {
 
     /** Asks server {@code dst} whether it is alive; its answer goes to the consumer given at construction. */
     void probe(int dst) {
+        if (nextLink.apply(dst) == null) {
+            return; // every link to it is routed around: it is unreachable, and the detector declares it so in time
+        }
         send(dst, new StreamId(0, 0, REACHABILITY, self), 0, Unpooled.wrappedBuffer(new byte[] {ASK}));
     }
 
@@ -71,7 +75,12 @@ final class ServiceMessages {
         Link l = nextLink.apply(dst);
         if (l == null) {
             dropped++;
-            LOG.warn("service message for {} dropped at {}: no route", shape.coord(dst), shape.coord(self));
+            // A server whose every link is routed around has no route until it is declared failed (half the failure
+            // timeout later), and every message to it lands here meanwhile: loud, but not once per message.
+            if (Long.bitCount(++noRoute) == 1) { // the 1st, 2nd, 4th, 8th...
+                LOG.warn("service message for {} dropped at {}: no route; {} dropped for want of a route so far",
+                        shape.coord(dst), shape.coord(self), noRoute);
+            }
             payload.release();
             return;
         }
