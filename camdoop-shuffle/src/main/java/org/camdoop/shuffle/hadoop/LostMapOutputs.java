@@ -6,7 +6,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceReport;
+import org.camdoop.shuffle.protocol.MissingMapAttempts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Tells the ApplicationMaster about map outputs the torus lost, as the stock shuffle's scheduler does for outputs it
  * cannot fetch, so Hadoop runs those maps again. A shuffle whose root found map attempts missing at its end (their
  * outputs died with a server: a restarted generation cannot read them) fails with a reason naming them
- * ({@link ExactlyOnceReport#missingIn}). Each goes into the task's status as a fetch failure, and the status is sent
+ * ({@link MissingMapAttempts}). Each goes into the task's status as a fetch failure, and the status is sent
  * {@code mapreduce.reduce.shuffle.max-fetch-failures-notifications} times (default 3), the notifications the
  * ApplicationMaster counts before it declares a map's output lost and re-runs the map (it also wants at least half
  * the shuffling reducers to have reported, counting notifications; every reducer of the job loses the same outputs).
@@ -47,7 +47,7 @@ final class LostMapOutputs {
      * failing anyway, and its failure must say why, not that a report went wrong.
      */
     List<String> report(String reason) {
-        List<String> lost = ExactlyOnceReport.missingIn(reason);
+        List<String> lost = MissingMapAttempts.in(reason);
         if (lost.isEmpty()) {
             return lost;
         }

@@ -9,6 +9,7 @@ final class ControlTrees {
     static final int CONTROL = 255;
     /** The job spec broadcast (SPEC, JAR_PART). */
     static final int BROADCAST = 254;
+    // 253 is the transport's own (its liveness probes, which never reach this layer): not to be used here.
 
     private ControlTrees() {}
 }

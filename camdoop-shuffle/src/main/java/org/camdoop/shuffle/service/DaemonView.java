@@ -15,9 +15,9 @@ import org.camdoop.torus.transport.TransportListener;
 import org.camdoop.torus.transport.wire.StreamId;
 
 /**
- * This daemon's failure view (failed and vacant servers, cut links), replaced whole and installed in the transport on each failure
- * whoever reported it, and the view a shuffle generation is planned on: the vacant coordinates plus the failures its
- * root named, the same on every daemon.
+ * This daemon's failure view (failed and vacant servers, cut links), replaced whole and installed in the transport on
+ * each failure or cut whoever reported it, and the view a shuffle generation is planned on: the vacant coordinates
+ * plus the failures its root named (never the cuts), the same on every daemon.
  *
  * <p>Thread-safety: updates are serialised by this object's monitor; readers see the latest view (volatile).
  */

@@ -11,6 +11,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.camdoop.shuffle.protocol.MapAttemptSummary;
+import org.camdoop.shuffle.protocol.MissingMapAttempts;
 
 /**
  * The root's union-and-check of the end-of-stream summaries of one partition against the map attempts the reduce task
@@ -123,7 +124,7 @@ public final class ExactlyOnceReport {
         }
         List<String> parts = new ArrayList<>();
         if (!missing.isEmpty()) {
-            parts.add("map attempts missing: " + missing);
+            parts.add(MissingMapAttempts.describe(missing));
         }
         if (!duplicated.isEmpty()) {
             List<String> items = new ArrayList<>();
@@ -134,22 +135,6 @@ public final class ExactlyOnceReport {
             parts.add((parts.isEmpty() ? "map attempts unexpected: " : "unexpected: ") + unexpected);
         }
         return "partition " + partition + ": " + String.join("; ", parts);
-    }
-
-    /**
-     * The map attempts a {@link #message()} names missing, found in any text that quotes one (a failure reason passed
-     * on from the root to the reduce task); empty if it names none. The reduce task reports them to the
-     * ApplicationMaster as lost.
-     */
-    public static List<String> missingIn(String text) {
-        String marker = "map attempts missing: [";
-        int at = text == null ? -1 : text.indexOf(marker);
-        int end = at < 0 ? -1 : text.indexOf(']', at);
-        if (end < 0) {
-            return List.of();
-        }
-        String list = text.substring(at + marker.length(), end);
-        return list.isEmpty() ? List.of() : List.of(list.split(", "));
     }
 
     private static String joinSources(List<String> from) {

@@ -35,8 +35,8 @@ class ExactlyOnceReportTest {
         ExactlyOnceViolationException e = assertThrows(ExactlyOnceViolationException.class, r::throwIfViolated);
         assertEquals(r.message(), e.getMessage());
         // What the reduce task reads back out of the failure reason that quotes the message, to report as lost.
-        assertEquals(List.of(M4), ExactlyOnceReport.missingIn("root vertex 0,0,0: " + r.message() + " (generation 1)"));
-        assertEquals(List.of(), ExactlyOnceReport.missingIn("partition 3: map attempts unexpected: [" + M4 + "]"));
+        assertEquals(List.of(M4), org.camdoop.shuffle.protocol.MissingMapAttempts.in("root vertex 0,0,0: " + r.message() + " (generation 1)"));
+        assertEquals(List.of(), org.camdoop.shuffle.protocol.MissingMapAttempts.in("partition 3: map attempts unexpected: [" + M4 + "]"));
     }
 
     @Test

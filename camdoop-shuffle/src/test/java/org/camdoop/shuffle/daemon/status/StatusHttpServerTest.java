@@ -67,7 +67,8 @@ class StatusHttpServerTest {
             assertEquals("application/json", status.headers().firstValue("Content-Type").orElseThrow());
             assertEquals("{\"coord\": \"1,0,0\", \"shape\": \"3x1x1\", \"links_up\": 1, \"links\": [{\"port\": \"+x\","
                     + " \"peer\": \"2,0,0\", \"up\": true, \"routed_around\": false, \"sent_bytes\": 4096},"
-                    + " {\"port\": \"-x\", \"peer\": \"0,0,0\", \"up\": false, \"routed_around\": true, \"sent_bytes\": 0}],"
+                    + " {\"port\": \"-x\", \"peer\": \"0,0,0\", \"up\": false, \"routed_around\": true,"
+                    + " \"sent_bytes\": 0}],"
                     + " \"buffers\": {\"reserved\": 3, \"peak\": 17, \"total\":"
                     + " 32768, \"segment_bytes\": 8192}, \"streams_open\": 2, \"shuffles_running\": 1,"
                     + " \"starts_parked\": 0, \"frames_dropped\": 5, \"shuffles\": [{\"job\": \"job_1_0001\","
