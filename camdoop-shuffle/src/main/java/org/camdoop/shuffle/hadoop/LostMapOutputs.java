@@ -43,13 +43,13 @@ final class LostMapOutputs {
     }
 
     /**
-     * Reports the map attempts {@code reason} names missing, if any; returns them. Never throws: the attempt is
-     * failing anyway, and its failure must say why, not that a report went wrong.
+     * Reports the map attempts {@code reason} names missing, if any. Never throws: the attempt is failing anyway, and
+     * its failure must say why, not that a report went wrong.
      */
-    List<String> report(String reason) {
+    void report(String reason) {
         List<String> lost = MissingMapAttempts.in(reason);
         if (lost.isEmpty()) {
-            return lost;
+            return;
         }
         try {
             for (int i = 0; i < notifications; i++) {
@@ -63,6 +63,5 @@ final class LostMapOutputs {
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not report the outputs of map attempts {} lost: {}", lost, e.toString());
         }
-        return lost;
     }
 }

@@ -63,27 +63,26 @@ final class DaemonView {
      * hops could be sent back across the cut link by a daemon that does not know of it yet, and die there; telling
      * every daemon directly from every daemon cost 700 routed messages per cut, and made the fault campaign half as
      * slow again). The view a shuffle is planned on does not change: its edges across the link just take a longer
-     * path. Returns whether the cut was new here.
+     * path.
      */
-    boolean cutLink(int a, int b) {
+    void cutLink(int a, int b) {
         synchronized (this) {
             if (view.isCut(a, b)) {
-                return false;
+                return;
             }
             view = view.withCutLink(shape.coord(a), shape.coord(b));
             node.setFailureView(view);
         }
         LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(a), shape.coord(b));
         byte[] message = ShuffleMessages.linkCut(a, b);
+        StreamId control = new StreamId(0, 0, ControlTrees.CONTROL, node.index());
         FailureView v = view;
         for (Port p : shape.links()) {
             int n = shape.neighbour(node.index(), p);
             if (n != node.index() && v.canCross(node.index(), n)) {
-                node.sendService(shape.coord(n), new StreamId(0, 0, ControlTrees.CONTROL, node.index()),
-                        Unpooled.wrappedBuffer(message));
+                node.sendService(shape.coord(n), control, Unpooled.wrappedBuffer(message));
             }
         }
-        return true;
     }
 
     /** Indices of the servers failed now, ascending. */

@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * exposes nothing new; the answers are bounded in number as above.
  *
  * <p>Thread-safety: messages are handled on the service's vertex threads, several at a time. {@link #lock} guards
- * {@link #receiving}, {@link #broadcast}, {@link #refused}, {@link #answered} and {@link #bytesInFlight}; jar caching and job admission
- * run outside it. Counters are atomics.
+ * {@link #receiving}, {@link #broadcast}, {@link #refused}, {@link #answered} and {@link #bytesInFlight}; jar caching
+ * and job admission run outside it. Counters are atomics.
  */
 public final class SpecBroadcast {
 

@@ -35,6 +35,8 @@ final class ServiceMessages {
     private final int self;
     /** Told of each answer to a probe, with the answering server. */
     private final IntConsumer answered;
+    /** The stream this node's asks and answers travel as. */
+    private final StreamId reachability;
     /** The link of the next hop towards a server, or {@code null} when there is no route. */
     private final IntFunction<Link> nextLink;
     private ServiceHandler handler;
@@ -47,6 +49,7 @@ final class ServiceMessages {
         this.self = self;
         this.nextLink = nextLink;
         this.answered = answered;
+        this.reachability = new StreamId(0, 0, REACHABILITY, self);
     }
 
     /** Asks server {@code dst} whether it is alive; its answer goes to the consumer given at construction. */
@@ -54,7 +57,7 @@ final class ServiceMessages {
         if (nextLink.apply(dst) == null) {
             return; // every link to it is routed around: it is unreachable, and the detector declares it so in time
         }
-        send(dst, new StreamId(0, 0, REACHABILITY, self), 0, Unpooled.wrappedBuffer(new byte[] {ASK}));
+        send(dst, reachability, 0, Unpooled.wrappedBuffer(new byte[] {ASK}));
     }
 
     void setHandler(ServiceHandler handler) {
@@ -95,7 +98,7 @@ final class ServiceMessages {
             byte kind = payload.readableBytes() == 1 ? payload.getByte(payload.readerIndex()) : 0;
             payload.release();
             if (kind == ASK) {
-                send(from, new StreamId(0, 0, REACHABILITY, self), 0, Unpooled.wrappedBuffer(new byte[] {ANSWER}));
+                send(from, reachability, 0, Unpooled.wrappedBuffer(new byte[] {ANSWER}));
             } else if (kind == ANSWER) {
                 answered.accept(from);
             } else {
