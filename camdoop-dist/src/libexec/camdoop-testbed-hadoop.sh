@@ -257,7 +257,7 @@ hadoop_run() {
           -Dmapreduce.job.reduce.shuffle.consumer.plugin.class=org.camdoop.shuffle.hadoop.CamdoopShuffle)
   fi
   on_host "$MASTER_NS" master env JAVA_HOME="$(java_home)" HADOOP_CONF_DIR="$WORK/hadoop/conf" \
-      java -Xmx512m -Dhadoop.log.dir="$WORK/hosts/master/logs" \
+      java -Xmx512m -Dhadoop.log.dir="$WORK/hosts/master/logs" ${CAMDOOP_TESTBED_HADOOP_OPTS:-} \
       -cp "$(hadoop_classpath "$WORK/hadoop/conf")" org.apache.hadoop.util.RunJar "$examples" "$program" \
       "${keys[@]}" "$@"
 }

@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
@@ -32,8 +33,12 @@ public final class MiniCluster implements AutoCloseable {
     /** Where Hadoop's test utilities (MiniYARN) put their directories. */
     private static final String TEST_DIR_PROPERTY = "test.build.data";
 
-    /** How long {@link #close} waits for the cluster to stop. */
-    static final long STOP_WAIT_SECONDS = 10;
+    /**
+     * How long {@link #close} waits for the cluster to stop. Each NodeManager's stop waits for its finished
+     * applications' logs to be deleted (hours away) and then 10 s for its log deleter: over half a minute for three,
+     * with nothing left to do that matters, so the stop is not waited for beyond this.
+     */
+    static final long STOP_WAIT_SECONDS = 1;
 
     private final MiniMRYarnCluster cluster;
     private final ForwardingDaemons forwarding;
@@ -99,11 +104,39 @@ public final class MiniCluster implements AutoCloseable {
      * keys if {@code camdoopJobs} (every job of the program goes through Camdoop then).
      */
     public Path writeClientConf(Path dir, boolean camdoopJobs) throws IOException {
+        return writeClientConf(dir, camdoopJobs, Map.of());
+    }
+
+    /** As {@link #writeClientConf(Path, boolean)}, plus {@code jobDefaults}, as an operator's mapred-site.xml sets them. */
+    public Path writeClientConf(Path dir, boolean camdoopJobs, Map<String, String> jobDefaults) throws IOException {
         Configuration client = new Configuration(cluster.getConfig());
         if (camdoopJobs) {
             PluginKeys.jobSettings().forEach(client::set);
         }
+        jobDefaults.forEach(client::set);
         return ClientConfDir.write(client, dir);
+    }
+
+    /**
+     * Runs an unmodified examples program against the configuration in {@code confDir} (see {@link #runExamples}) and
+     * reads its last job's counters. Several may run at once, each with its own jobs.
+     */
+    public MiniClusterResult runProgram(Path confDir, List<String> program, PrintStream out)
+            throws IOException, InterruptedException {
+        progress.println(who + ": running " + String.join(" ", program));
+        ExamplesProcess.Outcome outcome = runExamples(confDir, program, out, progress);
+        progress.printf(Locale.ROOT, "%s: program exited %d after %.1f s%n", who, outcome.exit(), outcome.seconds());
+        Map<String, Long> counters = Map.of();
+        if (!outcome.jobs().isEmpty()) {
+            String last = outcome.jobs().get(outcome.jobs().size() - 1);
+            try {
+                counters = JobCounters.of(config(), last);
+            } catch (IOException | RuntimeException e) {
+                // The result stands even so: the exit status is what matters.
+                progress.println(who + ": no counters for " + last + ": " + e.getMessage());
+            }
+        }
+        return new MiniClusterResult(outcome.exit(), outcome.seconds(), counters, outcome.jobs());
     }
 
     /** Runs an unmodified examples program in a child JVM against the configuration in {@code confDir}. */
@@ -141,7 +174,11 @@ public final class MiniCluster implements AutoCloseable {
         }
     }
 
-    /** The spike-proven settings: local file system, and memory for three 512 MB containers per NodeManager. */
+    /**
+     * The spike-proven settings: local file system, and memory for several 512 MB containers per NodeManager. The
+     * NodeManagers and the ApplicationMaster heartbeat every 250 ms instead of every second: containers are handed out
+     * on heartbeats, and a mini cluster's short jobs otherwise spend seconds of every phase waiting for the next one.
+     */
     private static Configuration baseConfiguration() {
         Configuration conf = new Configuration();
         conf.set("fs.defaultFS", "file:///");
@@ -150,6 +187,8 @@ public final class MiniCluster implements AutoCloseable {
         conf.set("mapreduce.map.memory.mb", "512");
         conf.set("mapreduce.reduce.memory.mb", "512");
         conf.set("yarn.app.mapreduce.am.resource.mb", "512");
+        conf.set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "250");
+        conf.set("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", "250");
         // Full disks on developer machines must not mark the NodeManagers unhealthy (no containers would start).
         conf.set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "100.0");
         return conf;

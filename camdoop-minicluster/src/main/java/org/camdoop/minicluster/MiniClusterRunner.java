@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Runs one examples program on a fresh {@link MiniCluster}: starts the cluster (and, unless stock, the Camdoop daemons),
@@ -40,21 +39,7 @@ public final class MiniClusterRunner {
             progress.printf(Locale.ROOT, "%s: cluster up in %.1f s%s%n", WHO, seconds(start),
                     options.stock() ? "" : ", " + forwarding + " forwarding-only daemons");
             Path confDir = cluster.writeClientConf(options.work().resolve("client-conf"), !options.stock());
-            progress.println(WHO + ": running " + String.join(" ", options.program()));
-            ExamplesProcess.Outcome outcome = cluster.runExamples(confDir, options.program(), out, progress);
-            progress.printf(Locale.ROOT, "%s: program exited %d after %.1f s%n", WHO, outcome.exit(),
-                    outcome.seconds());
-            Map<String, Long> counters = Map.of();
-            if (!outcome.jobs().isEmpty()) {
-                String last = outcome.jobs().get(outcome.jobs().size() - 1);
-                try {
-                    counters = JobCounters.of(cluster.config(), last);
-                } catch (IOException | RuntimeException e) {
-                    // The JSON line is printed even so: the exit status is the result that matters.
-                    progress.println(WHO + ": no counters for " + last + ": " + e.getMessage());
-                }
-            }
-            return new MiniClusterResult(outcome.exit(), outcome.seconds(), counters, outcome.jobs());
+            return cluster.runProgram(confDir, options.program(), out);
         }
     }
 

@@ -3,10 +3,8 @@ package org.camdoop.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.WordCount;
 import org.apache.hadoop.io.IntWritable;
@@ -15,17 +13,36 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.camdoop.minicluster.MiniClusterResult;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Camdoop in Hadoop's local mode and in an uber job, and jobs that must finish on the stock shuffle (no daemon, their
- * own collector), saying why.
+ * own collector), saying why. The tests run at once, the cluster's jobs on one shared cluster.
  */
 class CamdoopFallbackAndLocalTest {
 
+    private static SharedCamdoopCluster cluster;
+
+    @BeforeAll
+    static void startTheCluster(@TempDir Path work) throws Exception {
+        cluster = SharedCamdoopCluster.start(work);
+    }
+
+    @AfterAll
+    static void stopTheCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(200)
     void localModeWordCountRunsOnAnEmbeddedTorus(@TempDir Path dir) throws Exception {
         Path in = dir.resolve("in");
@@ -61,13 +78,14 @@ class CamdoopFallbackAndLocalTest {
      * logging "null".
      */
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(300)
     void anUberJobsReduceRunsOnAnEmbeddedTorusInTheApplicationMaster(@TempDir Path dir) throws Exception {
         Path in = dir.resolve("in");
         WordCountInput.write(in, 3, 2000, 19);
         Path out = dir.resolve("out");
-        MiniClusterResult r = CamdoopRuns.run(dir.resolve("work"), false, List.of("wordcount",
-                "-Dmapreduce.job.ubertask.enable=true", in.toString(), out.toString()));
+        MiniClusterResult r = cluster.run(false, List.of("wordcount", "-Dmapreduce.job.ubertask.enable=true",
+                in.toString(), out.toString()));
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         CamdoopRuns.assertWentThroughCamdoop(r);
         assertEquals(3L, r.counters().getOrDefault("NUM_UBER_SUBMAPS", 0L), "the job was not uber: " + r.counters());
@@ -77,6 +95,7 @@ class CamdoopFallbackAndLocalTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(300)
     void anUnreachableDaemonSendsTheJobToTheStockShuffleAndTheLogSaysWhy(@TempDir Path dir) throws Exception {
         // No socket at this path: every task finds no daemon.
@@ -85,6 +104,7 @@ class CamdoopFallbackAndLocalTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(300)
     void aJobWithItsOwnCollectorGoesToTheStockShuffleWithoutAskingTheTorus(@TempDir Path dir) throws Exception {
         // The cluster's Camdoop keys, then the job's own collector (a later -D wins): Hadoop's own buffer.
@@ -98,6 +118,7 @@ class CamdoopFallbackAndLocalTest {
 
     /** Kept on the stock shuffle by design (docs/getting-started.md): the daemons would need the job's key. */
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(300)
     void aJobWithEncryptedIntermediateDataRunsOnTheStockShuffleSayingWhy(@TempDir Path dir) throws Exception {
         MiniClusterResult r = onTheStockShuffle(dir, 23, "-Dmapreduce.job.encrypted-intermediate-data=true",
@@ -115,26 +136,11 @@ class CamdoopFallbackAndLocalTest {
         Path in = dir.resolve("in");
         WordCountInput.write(in, 3, 2000, seed);
         Path out = dir.resolve("out");
-        Path work = dir.resolve("work");
-        MiniClusterResult r = CamdoopRuns.run(work, false, List.of("wordcount", setting, in.toString(),
-                out.toString()));
+        MiniClusterResult r = cluster.run(false, List.of("wordcount", setting, in.toString(), out.toString()));
         assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
-        assertTrue(taskLogsContain(work, why), "no task log says: " + why);
+        assertTrue(cluster.taskLogsContain(r, why), "no task log of " + r.jobs() + " says: " + why);
         return r;
-    }
-
-    private static boolean taskLogsContain(Path work, String text) throws java.io.IOException {
-        try (Stream<Path> files = Files.walk(work)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("stderr")
-                    || p.getFileName().toString().startsWith("syslog")).anyMatch(p -> {
-                        try {
-                            return Files.readString(p).contains(text);
-                        } catch (java.io.IOException e) {
-                            return false;
-                        }
-                    });
-        }
     }
 }

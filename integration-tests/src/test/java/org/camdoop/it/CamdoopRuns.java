@@ -6,25 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.camdoop.minicluster.MiniClusterOptions;
 import org.camdoop.minicluster.MiniClusterResult;
-import org.camdoop.minicluster.MiniClusterRunner;
-import org.camdoop.torus.topology.TorusShape;
 
-/** Runs an unmodified examples program on a 3-NodeManager mini cluster, with or without Camdoop, and checks runs. */
+/** Checks of runs of unmodified examples programs on a mini cluster. */
 final class CamdoopRuns {
 
     private CamdoopRuns() {
-    }
-
-    /** Runs {@code program args} with Camdoop ({@code stock} false) or Hadoop's own shuffle. */
-    static MiniClusterResult run(Path work, boolean stock, List<String> programAndArgs) throws Exception {
-        MiniClusterOptions options = new MiniClusterOptions(3, TorusShape.parse("3x3x3"), stock, work, programAndArgs,
-                Optional.empty());
-        return new MiniClusterRunner(options, System.out, System.err).run();
     }
 
     /** The run went through Camdoop: no reduce attempt fell back, and the reducers read the roots' streams. */

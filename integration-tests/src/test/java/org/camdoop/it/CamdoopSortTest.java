@@ -13,28 +13,48 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.camdoop.minicluster.MiniClusterResult;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The examples' sort (no combiner: Camdoop merges only) on randomwriter-like input and secondarysort (its own key
  * class, partitioner and grouping comparator, loaded by the daemons from the job's jar), each with Camdoop and with the
- * stock shuffle: the same output.
+ * stock shuffle: the same output. All four jobs run at once on one cluster.
  */
 class CamdoopSortTest {
 
+    private static SharedCamdoopCluster cluster;
+
+    @BeforeAll
+    static void startTheCluster(@TempDir Path work) throws Exception {
+        cluster = SharedCamdoopCluster.start(work);
+    }
+
+    @AfterAll
+    static void stopTheCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(400)
     void sortOfRandomWriterOutputMatchesTheStockShuffle(@TempDir Path dir) throws Exception {
         Path random = dir.resolve("random");
         writeRandomWriterLikeInput(random, 3, 150_000, 29);
         Path stockOut = dir.resolve("sorted-stock");
         Path camdoopOut = dir.resolve("sorted-camdoop");
-        MiniClusterResult stock = CamdoopRuns.run(dir.resolve("work-stock"), true,
-                List.of("sort", random.toString(), stockOut.toString()));
-        MiniClusterResult camdoop = CamdoopRuns.run(dir.resolve("work-camdoop"), false,
+        SharedCamdoopCluster.StockAndCamdoop both = cluster.runSideBySide(
+                List.of("sort", random.toString(), stockOut.toString()),
                 List.of("sort", random.toString(), camdoopOut.toString()));
+        MiniClusterResult stock = both.stock();
+        MiniClusterResult camdoop = both.camdoop();
         assertEquals(0, stock.exit(), "stock sort");
         CamdoopRuns.assertWentThroughCamdoop(camdoop);
         assertEquals(0L, camdoop.counters().getOrDefault("Records combined on path", 0L), "sort has no combiner");
@@ -97,6 +117,7 @@ class CamdoopSortTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(400)
     void secondarySortMatchesTheStockShuffleByteForByte(@TempDir Path dir) throws Exception {
         Path in = dir.resolve("in");
@@ -109,10 +130,11 @@ class CamdoopSortTest {
         Files.writeString(in.resolve("pairs.txt"), lines);
         Path stockOut = dir.resolve("out-stock");
         Path camdoopOut = dir.resolve("out-camdoop");
-        MiniClusterResult stock = CamdoopRuns.run(dir.resolve("work-stock"), true,
-                List.of("secondarysort", in.toString(), stockOut.toString()));
-        MiniClusterResult camdoop = CamdoopRuns.run(dir.resolve("work-camdoop"), false,
+        SharedCamdoopCluster.StockAndCamdoop both = cluster.runSideBySide(
+                List.of("secondarysort", in.toString(), stockOut.toString()),
                 List.of("secondarysort", in.toString(), camdoopOut.toString()));
+        MiniClusterResult stock = both.stock();
+        MiniClusterResult camdoop = both.camdoop();
         assertEquals(0, stock.exit(), "stock secondarysort");
         CamdoopRuns.assertWentThroughCamdoop(camdoop);
         String[] parts = CamdoopRuns.partFiles(stockOut);

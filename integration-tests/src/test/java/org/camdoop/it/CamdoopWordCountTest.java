@@ -51,7 +51,9 @@ class CamdoopWordCountTest {
         // The stock run is the baseline, through the runner `camdoop minicluster --stock` uses: a real YARN job.
         assertTrue(Files.exists(stockOut.resolve("_SUCCESS")), "the stock job committed its output");
         assertEquals(1, stock.jobs().size(), "one YARN job (not the LocalJobRunner): " + stock.jobs());
-        assertEquals(3L, stock.counters().get("TOTAL_LAUNCHED_MAPS"), "one map per input file");
+        // A speculative map attempt (a loaded 2-core machine sees them) is launched and then killed.
+        assertEquals(3L, stock.counters().get("TOTAL_LAUNCHED_MAPS") - stock.counters().getOrDefault("NUM_KILLED_MAPS",
+                0L), "one map per input file: " + stock.counters());
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(stock.toJson());
         assertEquals(stock.counters().get("REDUCE_SHUFFLE_BYTES"), json.get("counters").get("REDUCE_SHUFFLE_BYTES")

@@ -1,0 +1,109 @@
+package org.camdoop.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.stream.Stream;
+import org.camdoop.minicluster.MiniCluster;
+import org.camdoop.minicluster.MiniClusterResult;
+import org.camdoop.torus.topology.TorusShape;
+
+/**
+ * One Camdoop mini cluster that a test class's jobs share, several at a time: three NodeManagers, each hosting a daemon
+ * in its {@code CamdoopShuffleHandler}, on a 3x3x3 torus. A stock job is a job of the same cluster without the two
+ * job keys, as on an operator's cluster where Camdoop is installed and a job has not opted in: its reduces fetch
+ * over HTTP from the same handlers, Hadoop's own shuffle. (A cluster per job cost each job about 15 s of start and
+ * stop, and the jobs ran one after another.)
+ */
+final class SharedCamdoopCluster implements AutoCloseable {
+
+    /**
+     * The tests' task JVMs stop at the C1 compiler and use the serial collector: their jobs move a few megabytes, and
+     * C2's compilations and a parallel collector's threads cost more CPU than they save, on 2 cores shared by several
+     * jobs at once. The heap stays Hadoop's share of the container.
+     */
+    private static final Map<String, String> QUICK_TASK_JVMS = Map.of(
+            "yarn.app.mapreduce.am.command-opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "mapreduce.map.java.opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "mapreduce.reduce.java.opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+
+    private final MiniCluster cluster;
+    private final Path work;
+    private final Path stockConf;
+    private final Path camdoopConf;
+
+    private SharedCamdoopCluster(MiniCluster cluster, Path work, Path stockConf, Path camdoopConf) {
+        this.cluster = cluster;
+        this.work = work;
+        this.stockConf = stockConf;
+        this.camdoopConf = camdoopConf;
+    }
+
+    static SharedCamdoopCluster start(Path work) throws IOException, InterruptedException {
+        MiniCluster cluster = MiniCluster.start(3, TorusShape.parse("3x3x3"), true, work, Optional.empty(), System.err,
+                "camdoop minicluster");
+        try {
+            return new SharedCamdoopCluster(cluster, work,
+                    cluster.writeClientConf(work.resolve("client-stock"), false, QUICK_TASK_JVMS),
+                    cluster.writeClientConf(work.resolve("client-camdoop"), true, QUICK_TASK_JVMS));
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Runs an unmodified examples program with Hadoop's own shuffle ({@code stock}) or through Camdoop. */
+    MiniClusterResult run(boolean stock, List<String> program) throws IOException, InterruptedException {
+        return cluster.runProgram(stock ? stockConf : camdoopConf, program, System.out);
+    }
+
+    /** The two runs of one job, stock and Camdoop. */
+    record StockAndCamdoop(MiniClusterResult stock, MiniClusterResult camdoop) {
+    }
+
+    /** Runs {@code stockProgram} on the stock shuffle and {@code camdoopProgram} through Camdoop at the same time. */
+    StockAndCamdoop runSideBySide(List<String> stockProgram, List<String> camdoopProgram) throws Exception {
+        FutureTask<MiniClusterResult> stock = new FutureTask<>(() -> run(true, stockProgram));
+        Thread stockThread = new Thread(stock, "stock-job");
+        stockThread.start();
+        MiniClusterResult camdoop = run(false, camdoopProgram);
+        try {
+            return new StockAndCamdoop(stock.get(), camdoop);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /** Whether a task log (syslog or stderr of any container) of the run's last job contains {@code text}. */
+    boolean taskLogsContain(MiniClusterResult run, String text) throws IOException {
+        String job = run.jobs().get(run.jobs().size() - 1);
+        String application = "application_" + job.substring("job_".length());
+        try (Stream<Path> files = Files.walk(work.resolve("cluster"))) {
+            return files.filter(p -> p.toString().contains(application))
+                    .filter(p -> p.getFileName().toString().startsWith("stderr")
+                            || p.getFileName().toString().startsWith("syslog"))
+                    .anyMatch(p -> {
+                        try {
+                            return Files.readString(p).contains(text);
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    });
+        }
+    }
+
+    /** The client configuration directory of Camdoop jobs (the cluster's yarn-site.xml is in it). */
+    Path camdoopClientConf() {
+        return camdoopConf;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        cluster.close();
+    }
+}
