@@ -97,11 +97,12 @@ write_hadoop_conf() {
     # docs/getting-started.md, step 2: the jar on every host, on the tasks' class path.
     prop mapreduce.application.classpath "$WORK/hadoop/conf,$HADOOP_DIST/lib/*,$jar"
     prop yarn.app.mapreduce.am.resource.mb 512
-    prop yarn.app.mapreduce.am.command-opts -Xmx400m
+    # CAMDOOP_TESTBED_TASK_OPTS: more options for every task JVM (docs/testbed.md, JVM options).
+    prop yarn.app.mapreduce.am.command-opts "-Xmx400m${CAMDOOP_TESTBED_TASK_OPTS:+ $CAMDOOP_TESTBED_TASK_OPTS}"
     prop mapreduce.map.memory.mb 512
-    prop mapreduce.map.java.opts -Xmx400m
+    prop mapreduce.map.java.opts "-Xmx400m${CAMDOOP_TESTBED_TASK_OPTS:+ $CAMDOOP_TESTBED_TASK_OPTS}"
     prop mapreduce.reduce.memory.mb 768
-    prop mapreduce.reduce.java.opts -Xmx600m
+    prop mapreduce.reduce.java.opts "-Xmx600m${CAMDOOP_TESTBED_TASK_OPTS:+ $CAMDOOP_TESTBED_TASK_OPTS}"
     echo "</configuration>"; } > "$dir/mapred-site.xml"
   if [ -n "$coord" ]; then
     # docs/getting-started.md, step 3: camdoop-site.xml next to yarn-site.xml, readable by the NodeManager only. The
@@ -256,6 +257,7 @@ hadoop_run() {
     keys=(-Dmapreduce.job.map.output.collector.class=org.camdoop.shuffle.hadoop.CamdoopMapOutputCollector
           -Dmapreduce.job.reduce.shuffle.consumer.plugin.class=org.camdoop.shuffle.hadoop.CamdoopShuffle)
   fi
+  # shellcheck disable=SC2086
   on_host "$MASTER_NS" master env JAVA_HOME="$(java_home)" HADOOP_CONF_DIR="$WORK/hadoop/conf" \
       java -Xmx512m -Dhadoop.log.dir="$WORK/hosts/master/logs" ${CAMDOOP_TESTBED_HADOOP_OPTS:-} \
       -cp "$(hadoop_classpath "$WORK/hadoop/conf")" org.apache.hadoop.util.RunJar "$examples" "$program" \

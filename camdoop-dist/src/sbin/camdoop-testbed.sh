@@ -18,6 +18,8 @@
 # each torus link is a veth pair tI-J / tJ-I with a /32 route to the neighbour's address, so daemons reach exactly
 # their neighbours, over their own link. Every veth end shapes what it sends (tbf) to --link-mbps (0: unshaped).
 # The testbed's state is in WORK (default /tmp/camdoop-testbed): topology, camdoop-site.xml, logs, pids.
+# CAMDOOP_TESTBED_HADOOP_OPTS (every Hadoop JVM) and CAMDOOP_TESTBED_TASK_OPTS (every task JVM, read by up) add
+# JVM options.
 set -euo pipefail
 HOME_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="${CAMDOOP_TESTBED_DIR:-/tmp/camdoop-testbed}"

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The command line of {@code camdoop demo}; the end-to-end run is CamdoopWordCountTest's in integration-tests. */
+/**
+ * The command line of {@code camdoop demo}. Its end-to-end run (two mini clusters, about 75 s) is not repeated in the
+ * suite: CamdoopWordCountTest in integration-tests runs the same wordcount both ways on one cluster.
+ */
 class DemoCommandTest {
 
     private static CliRun run(String... args) {

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The command line of {@code camdoop minicluster}; runs that start a cluster are in integration-tests. */
+/**
+ * The command line of {@code camdoop minicluster}. The cluster it starts and the programs it runs are tested end to end
+ * in integration-tests, through MiniCluster directly (several jobs share a cluster there).
+ */
 class MiniClusterCommandTest {
 
     private static CliRun run(String... args) {

@@ -52,7 +52,14 @@ public final class ExamplesProcess {
         Set<String> jobs = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
         Thread outCopy = copier(child.getInputStream(), out, jobs, "stdout");
         Thread errCopy = copier(child.getErrorStream(), err, jobs, "stderr");
-        int exit = child.waitFor();
+        int exit;
+        try {
+            exit = child.waitFor();
+        } catch (InterruptedException e) {
+            // Whoever waits gave up (a test's timeout): the program must not outlive it.
+            child.destroyForcibly();
+            throw e;
+        }
         outCopy.join();
         errCopy.join();
         double seconds = (System.nanoTime() - start) / 1e9;

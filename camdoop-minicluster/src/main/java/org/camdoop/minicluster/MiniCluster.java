@@ -20,8 +20,10 @@ import org.camdoop.torus.transport.TransportConfig;
 /**
  * A started MiniMRYarnCluster on the local file system and, when asked, the Camdoop daemons: each NodeManager's
  * {@code mapreduce_shuffle} is {@code CamdoopShuffleHandler}, which hosts one daemon (the first {@code nodes} torus
- * coordinates), plus forwarding-only daemons for the rest of the torus. Closing stops all of it. Used by {@link MiniClusterRunner} (one program) and by the Hadoop
- * benchmark (several jobs on one cluster).
+ * coordinates), plus forwarding-only daemons for the rest of the torus. Closing stops all of it. Used by
+ * {@link MiniClusterRunner} (one program), by the Hadoop benchmark (several jobs on one cluster) and by the end-to-end
+ * tests (several jobs at once). One JVM runs one cluster at a time: YARN keeps the ResourceManager's start time in a
+ * static field, and a second cluster's start makes the first one's NodeManagers reject its containers.
  *
  * <p>The cluster's own directories (NodeManager local and log dirs, JobHistory) go under {@code work/cluster}.
  */
@@ -107,7 +109,7 @@ public final class MiniCluster implements AutoCloseable {
         return writeClientConf(dir, camdoopJobs, Map.of());
     }
 
-    /** As {@link #writeClientConf(Path, boolean)}, plus {@code jobDefaults}, as an operator's mapred-site.xml sets them. */
+    /** As {@link #writeClientConf(Path, boolean)}, plus {@code jobDefaults} (as an operator's mapred-site.xml). */
     public Path writeClientConf(Path dir, boolean camdoopJobs, Map<String, String> jobDefaults) throws IOException {
         Configuration client = new Configuration(cluster.getConfig());
         if (camdoopJobs) {

@@ -15,6 +15,18 @@ final class CamdoopRuns {
     private CamdoopRuns() {
     }
 
+    /**
+     * The run used Hadoop's own shuffle, although its cluster runs Camdoop: no map registered with a daemon, no reducer
+     * read from one, and the reducers merged the map outputs they fetched.
+     */
+    static void assertRanOnTheStockShuffle(MiniClusterResult stock) {
+        Map<String, Long> counters = stock.counters();
+        assertEquals(0, stock.exit(), "stock run's exit status");
+        assertEquals(0L, counters.getOrDefault("Bytes the map outputs held", 0L), counters.toString());
+        assertEquals(0L, counters.getOrDefault("Bytes the reducer received", 0L), counters.toString());
+        assertTrue(counters.getOrDefault("MERGED_MAP_OUTPUTS", 0L) > 0, "no fetched map output merged: " + counters);
+    }
+
     /** The run went through Camdoop: no reduce attempt fell back, and the reducers read the roots' streams. */
     static void assertWentThroughCamdoop(MiniClusterResult camdoop) {
         Map<String, Long> counters = camdoop.counters();

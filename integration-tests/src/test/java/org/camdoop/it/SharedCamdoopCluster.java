@@ -25,10 +25,11 @@ final class SharedCamdoopCluster implements AutoCloseable {
     /**
      * The tests' task JVMs stop at the C1 compiler and use the serial collector: their jobs move a few megabytes, and
      * C2's compilations and a parallel collector's threads cost more CPU than they save, on 2 cores shared by several
-     * jobs at once. The heap stays Hadoop's share of the container.
+     * jobs at once. A map's or reduce's heap stays Hadoop's share of its container; the ApplicationMaster's options
+     * replace Hadoop's default {@code -Xmx1024m}, so they name a heap that fits its 512 MB container.
      */
     private static final Map<String, String> QUICK_TASK_JVMS = Map.of(
-            "yarn.app.mapreduce.am.command-opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "yarn.app.mapreduce.am.command-opts", "-Xmx400m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "mapreduce.map.java.opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "mapreduce.reduce.java.opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
 
@@ -66,12 +67,25 @@ final class SharedCamdoopCluster implements AutoCloseable {
     record StockAndCamdoop(MiniClusterResult stock, MiniClusterResult camdoop) {
     }
 
-    /** Runs {@code stockProgram} on the stock shuffle and {@code camdoopProgram} through Camdoop at the same time. */
+    /**
+     * Runs {@code stockProgram} on the stock shuffle and {@code camdoopProgram} through Camdoop at the same time. The
+     * stock run is always waited for (and its program stopped if this thread is interrupted, e.g. by a timeout).
+     */
     StockAndCamdoop runSideBySide(List<String> stockProgram, List<String> camdoopProgram) throws Exception {
         FutureTask<MiniClusterResult> stock = new FutureTask<>(() -> run(true, stockProgram));
         Thread stockThread = new Thread(stock, "stock-job");
         stockThread.start();
-        MiniClusterResult camdoop = run(false, camdoopProgram);
+        MiniClusterResult camdoop;
+        try {
+            camdoop = run(false, camdoopProgram);
+        } finally {
+            try {
+                stockThread.join();
+            } catch (InterruptedException e) {
+                stockThread.interrupt();
+                throw e;
+            }
+        }
         try {
             return new StockAndCamdoop(stock.get(), camdoop);
         } catch (ExecutionException e) {
@@ -95,11 +109,6 @@ final class SharedCamdoopCluster implements AutoCloseable {
                         }
                     });
         }
-    }
-
-    /** The client configuration directory of Camdoop jobs (the cluster's yarn-site.xml is in it). */
-    Path camdoopClientConf() {
-        return camdoopConf;
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,14 +56,6 @@ class TestbedClusterTest {
     private static final String FALLBACKS = "Reduce attempts on the stock shuffle";
     private static final String RECEIVED = "Bytes the reducer received";
     private static final String QUICK_JVM = "-XX:TieredStopAtLevel=1";
-    /**
-     * Every job's task JVMs (both shuffles alike): C1 and the serial collector. Their jobs move a few megabytes, and on
-     * 2 cores running 27 servers C2's compilations cost more than they save.
-     */
-    private static final List<String> QUICK_TASK_JVMS = List.of(
-            "-Dyarn.app.mapreduce.am.command-opts=-Xmx400m -XX:+UseSerialGC " + QUICK_JVM,
-            "-Dmapreduce.map.java.opts=-Xmx400m -XX:+UseSerialGC " + QUICK_JVM,
-            "-Dmapreduce.reduce.java.opts=-Xmx600m -XX:+UseSerialGC " + QUICK_JVM);
 
     private Path dir;
     private Path home;
@@ -77,9 +70,11 @@ class TestbedClusterTest {
         dir = tempDir;
         home = Distribution.unpack(dir);
         work = dir.resolve("testbed");
-        // Eleven Hadoop JVMs (and a job client per job) start on 2 cores: C1 alone compiles them for a fraction of the
-        // CPU. The 18 standalone daemons already run so (the testbed's CAMDOOP_JAVA_OPTS).
-        env = Map.of("CAMDOOP_TESTBED_DIR", work.toString(), "CAMDOOP_TESTBED_HADOOP_OPTS", QUICK_JVM);
+        // Eleven Hadoop JVMs, a job client per job and every job's task JVMs start on 2 cores running 27 servers: C1
+        // alone compiles them for a fraction of the CPU, and their short lives gain little from C2. The 18 standalone
+        // daemons already run so (the testbed's CAMDOOP_JAVA_OPTS). Both shuffles' jobs get the same.
+        env = Map.of("CAMDOOP_TESTBED_DIR", work.toString(), "CAMDOOP_TESTBED_HADOOP_OPTS", QUICK_JVM,
+                "CAMDOOP_TESTBED_TASK_OPTS", QUICK_JVM + " -XX:+UseSerialGC");
         Path hadoop = Path.of(System.getProperty("camdoop.testbed.hadoop"));
         assertTrue(Files.isDirectory(hadoop.resolve("lib")), hadoop + "/lib (built by camdoop-testbed)");
         // A failed server or link aborts the reducer's Camdoop shuffle when the failure is declared; at the daemons'
@@ -240,7 +235,7 @@ class TestbedClusterTest {
         private final Path log;
         private final long startNanos = System.nanoTime();
         /** When the program exited, taken as it exits: jobs run side by side are awaited one after the other. */
-        private final java.util.concurrent.CompletableFuture<Long> exitNanos;
+        private final CompletableFuture<Long> exitNanos;
         private long finishedNanos;
 
         private Job(TestbedClusterTest testbed, Process process, Path log) {
@@ -257,9 +252,7 @@ class TestbedClusterTest {
                 command.add("--stock");
             }
             command.add("--");
-            command.add(program.get(0));
-            command.addAll(QUICK_TASK_JVMS);
-            command.addAll(program.subList(1, program.size()));
+            command.addAll(program);
             Path log = Files.createTempFile(t.dir, program.get(0) + "-", ".log");
             ProcessBuilder pb = new ProcessBuilder(command).directory(t.home.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile());

@@ -70,7 +70,8 @@ class BoundedMemoryTest {
                 TransportConfig.BUFFER_BUDGET_BYTES, Long.toString(budgetBytes),
                 // This test is about memory. Under a loaded CI run its 27 daemons' event loops fell 5 s behind, the
                 // links were declared down and a stream stalled on a flapped link (recovery.md, links): not its subject.
-                TransportConfig.HEARTBEAT_TIMEOUT_MS, "60000"));
+                TransportConfig.HEARTBEAT_TIMEOUT_MS, "60000", TransportConfig.RETRANSMIT_TIMEOUT_MS,
+                System.getProperty("debug.retransmit", "0")));
     }
 
     @Test
@@ -90,7 +91,19 @@ class BoundedMemoryTest {
                         TreeChoice.SIX, job.attempts());
                 roots.add(torus.service(p % SHAPE.size()).startShuffle(spec));
             }
-            List<TorusWaits.Drained> results = TorusWaits.drainAll(roots, Duration.ofSeconds(120));
+            List<TorusWaits.Drained> results;
+            try {
+                results = TorusWaits.drainAll(roots, Duration.ofSeconds(120));
+            } catch (Throwable t) {
+                StringBuilder dump = new StringBuilder(t + "\n");
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    for (String line : torus.node(s).openStreams()) {
+                        dump.append(SHAPE.coord(s)).append(' ').append(line).append('\n');
+                    }
+                }
+                java.nio.file.Files.writeString(Path.of("/tmp/stall-dump.txt"), dump);
+                throw t;
+            }
             for (int p = 0; p < partitions; p++) {
                 StreamItem last = results.get(p).last();
                 assertInstanceOf(StreamItem.End.class, last, last::toString);

@@ -103,10 +103,10 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     java.util.List<String> describeStreams() {
         java.util.List<String> out = new ArrayList<>();
-        outbound.values().forEach(s -> out.add("out " + s.id() + " to " + shape.coord(s.destination()) + " acked "
-                + s.ackedSeq() + " held " + s.heldBuffers()));
-        inbound.values().forEach(s -> out.add("in " + s.id() + " from " + shape.coord(s.sender()) + " held "
-                + s.heldBuffers() + " reserved " + s.reservedBuffers()));
+        outbound.values().forEach(s -> out.add("out " + s.id() + " to " + shape.coord(s.destination()) + ": "
+                + s.describe()));
+        inbound.values().forEach(s -> out.add("in " + s.id() + " from " + shape.coord(s.sender()) + ": "
+                + s.describe()));
         return out;
     }
 

@@ -42,6 +42,13 @@ public final class CreditAnnouncer {
         this.maxBatch = maxBatch;
     }
 
+    /** For diagnostics: the receiver's position and what it last told the sender. */
+    @Override
+    public String toString() {
+        return "received " + received + " consumed " + consumed + " limit " + limit + " announced " + announcedAcked
+                + "/" + announcedLimit + (ackWanted > announcedAcked ? " ack wanted " + ackWanted : "");
+    }
+
     /** Classifies an arriving frame and, when accepted, records it as received. */
     public Verdict onFrame(long seq, boolean end) {
         if (seq <= received) {

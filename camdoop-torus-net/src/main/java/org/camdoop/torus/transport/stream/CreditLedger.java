@@ -92,6 +92,13 @@ public final class CreditLedger {
         return limit;
     }
 
+    /** For diagnostics: the sender's position, e.g. {@code acked 12 next 13 limit 40 probing 13}. */
+    @Override
+    public String toString() {
+        return "acked " + acked + " next " + nextSeq + " limit " + limit + (heard ? "" : " unheard")
+                + (probeSeq != 0 ? " probing " + probeSeq : "");
+    }
+
     /** Credits left: DATA frames that may still go out beyond those already sent. */
     public long available() {
         return Math.max(0, limit - nextSeq + 1);

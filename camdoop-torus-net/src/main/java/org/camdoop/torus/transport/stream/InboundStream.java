@@ -159,6 +159,11 @@ public final class InboundStream {
         sink.closed(this);
     }
 
+    /** Event loop, for diagnostics (a stalled stream's state). */
+    public String describe() {
+        return announcer + (ended ? " ended" : "") + " duplicates " + duplicates + " quiet " + quietTicks;
+    }
+
     public long duplicatesDropped() {
         return duplicates;
     }

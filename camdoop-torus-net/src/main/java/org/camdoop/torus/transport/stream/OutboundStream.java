@@ -323,6 +323,12 @@ public final class OutboundStream extends ScheduledSource {
         return true;
     }
 
+    /** For diagnostics (a stalled stream's state): its ledger, buffers and end. */
+    public synchronized String describe() {
+        return ledger + " end " + endSeq + " held " + held + "/" + reserved + " quiet " + quietTicks + " resends "
+                + resends + (closed ? " closed" : "") + (writable != null ? " writer waiting" : "");
+    }
+
     /** Releases every buffer and the reservation; {@code cause == null} means the stream completed. */
     public void close(Throwable cause) {
         CompletableFuture<Void> wake;
