@@ -295,8 +295,12 @@ public final class EmbeddedTorus implements AutoCloseable {
      * took part in recover without it (docs/recovery.md).
      */
     public void crash(int server) {
-        service(server).halt("daemon " + shape.coord(server) + " crashed");
+        CamdoopService dying = service(server);
+        // The links go first: halting the service first let its aborted vertices tell their parents on the torus
+        // ("child failed: ... crashed"), which a killed process never does, and the root failed the shuffle instead
+        // of restarting it (a fault campaign run, once the tests ran faster).
         nodes.get(server).crash();
+        dying.halt("daemon " + shape.coord(server) + " crashed");
     }
 
     public TorusNode node(int server) {

@@ -48,13 +48,13 @@ public final class TransportConfig {
     public static final long DEFAULT_FAILURE_TIMEOUT_MS = 30_000;
 
     /**
-     * A stream with frames unacknowledged and no acknowledgement for this long resends from its last acknowledged
+     * A stream with frames unacknowledged and no acknowledgement for this long probes from its last acknowledged
      * sequence; one that granted credit and heard nothing for this long repeats its announcement. Covers frames and
-     * credit lost on a path whose link broke and came back (no view change tells the ends). 0 (the default) turns it
-     * off: under heavy load its resends overloaded the event loops (docs/recovery.md).
+     * credit lost on a path whose link broke and came back (no view change tells the ends). 0 turns it off
+     * (docs/recovery.md).
      */
     public static final String RETRANSMIT_TIMEOUT_MS = "camdoop.transport.retransmit.timeout.ms";
-    public static final long DEFAULT_RETRANSMIT_TIMEOUT_MS = 0;
+    public static final long DEFAULT_RETRANSMIT_TIMEOUT_MS = 10_000;
 
     public static final String SHAPING_BYTES_PER_SECOND = "camdoop.transport.shaping.bytes.per.second";
     public static final long DEFAULT_SHAPING_BYTES_PER_SECOND = 0;
