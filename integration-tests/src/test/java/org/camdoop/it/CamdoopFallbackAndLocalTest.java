@@ -13,10 +13,9 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.camdoop.minicluster.MiniClusterResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -27,19 +26,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 class CamdoopFallbackAndLocalTest {
 
-    private static SharedCamdoopCluster cluster;
-
-    @BeforeAll
-    static void startTheCluster(@TempDir Path work) throws Exception {
-        cluster = SharedCamdoopCluster.start(work);
-    }
-
-    @AfterAll
-    static void stopTheCluster() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
@@ -84,7 +72,7 @@ class CamdoopFallbackAndLocalTest {
         Path in = dir.resolve("in");
         WordCountInput.write(in, 3, 2000, 19);
         Path out = dir.resolve("out");
-        MiniClusterResult r = cluster.run(false, List.of("wordcount", "-Dmapreduce.job.ubertask.enable=true",
+        MiniClusterResult r = SHARED.cluster().run(false, List.of("wordcount", "-Dmapreduce.job.ubertask.enable=true",
                 in.toString(), out.toString()));
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         CamdoopRuns.assertWentThroughCamdoop(r);
@@ -136,11 +124,11 @@ class CamdoopFallbackAndLocalTest {
         Path in = dir.resolve("in");
         WordCountInput.write(in, 3, 2000, seed);
         Path out = dir.resolve("out");
-        MiniClusterResult r = cluster.run(false, List.of("wordcount", setting, in.toString(), out.toString()));
+        MiniClusterResult r = SHARED.cluster().run(false, List.of("wordcount", setting, in.toString(), out.toString()));
         assertEquals(0, r.exit(), "the job must succeed on the stock shuffle");
         assertEquals(WordCountInput.expectedOutput(in), WordCountInput.actualOutput(out));
         assertEquals(1L, r.counters().getOrDefault("Reduce attempts on the stock shuffle", 0L), r.counters().toString());
-        assertTrue(cluster.taskLogsContain(r, why), "no task log of " + r.jobs() + " says: " + why);
+        assertTrue(SHARED.cluster().taskLogsContain(r, why), "no task log of " + r.jobs() + " says: " + why);
         return r;
     }
 }

@@ -13,10 +13,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.camdoop.minicluster.MiniClusterResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -28,19 +27,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 class CamdoopSortTest {
 
-    private static SharedCamdoopCluster cluster;
-
-    @BeforeAll
-    static void startTheCluster(@TempDir Path work) throws Exception {
-        cluster = SharedCamdoopCluster.start(work);
-    }
-
-    @AfterAll
-    static void stopTheCluster() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
@@ -50,7 +38,7 @@ class CamdoopSortTest {
         writeRandomWriterLikeInput(random, 3, 150_000, 29);
         Path stockOut = dir.resolve("sorted-stock");
         Path camdoopOut = dir.resolve("sorted-camdoop");
-        SharedCamdoopCluster.StockAndCamdoop both = cluster.runSideBySide(
+        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runSideBySide(
                 List.of("sort", random.toString(), stockOut.toString()),
                 List.of("sort", random.toString(), camdoopOut.toString()));
         MiniClusterResult stock = both.stock();
@@ -130,7 +118,7 @@ class CamdoopSortTest {
         Files.writeString(in.resolve("pairs.txt"), lines);
         Path stockOut = dir.resolve("out-stock");
         Path camdoopOut = dir.resolve("out-camdoop");
-        SharedCamdoopCluster.StockAndCamdoop both = cluster.runSideBySide(
+        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runSideBySide(
                 List.of("secondarysort", in.toString(), stockOut.toString()),
                 List.of("secondarysort", in.toString(), camdoopOut.toString()));
         MiniClusterResult stock = both.stock();

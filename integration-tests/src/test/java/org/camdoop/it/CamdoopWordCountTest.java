@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.camdoop.minicluster.MiniClusterResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CamdoopWordCountTest {
 
+    @RegisterExtension
+    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+
     @Test
     @Timeout(400)
     void camdoopOutputEqualsStockOutput(@TempDir Path dir) throws Exception {
@@ -32,17 +36,15 @@ class CamdoopWordCountTest {
 
         Path stockOut = dir.resolve("out-stock");
         Path camdoopOut = dir.resolve("out-camdoop");
-        SharedCamdoopCluster.StockAndCamdoop both;
-        try (SharedCamdoopCluster shared = SharedCamdoopCluster.start(dir.resolve("work"))) {
-            both = shared.runSideBySide(List.of("wordcount", in.toString(), stockOut.toString()),
-                    List.of("wordcount", in.toString(), camdoopOut.toString()));
-        }
+        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runSideBySide(
+                List.of("wordcount", in.toString(), stockOut.toString()),
+                List.of("wordcount", in.toString(), camdoopOut.toString()));
         MiniClusterResult stock = both.stock();
         MiniClusterResult camdoop = both.camdoop();
 
         Configuration cluster = new Configuration(false);
         cluster.addResource(new org.apache.hadoop.fs.Path(
-                dir.resolve("work/client-camdoop/yarn-site.xml").toUri()));
+                SHARED.cluster().camdoopClientConf().resolve("yarn-site.xml").toUri()));
         assertEquals("org.camdoop.shuffle.daemon.CamdoopShuffleHandler",
                 cluster.get("yarn.nodemanager.aux-services.mapreduce_shuffle.class"));
         assertEquals("mapreduce_shuffle", cluster.get("yarn.nodemanager.aux-services"));

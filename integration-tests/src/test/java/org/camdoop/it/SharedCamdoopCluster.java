@@ -12,6 +12,9 @@ import java.util.stream.Stream;
 import org.camdoop.minicluster.MiniCluster;
 import org.camdoop.minicluster.MiniClusterResult;
 import org.camdoop.torus.topology.TorusShape;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One Camdoop mini cluster that a test class's jobs share, several at a time: three NodeManagers, each hosting a daemon
@@ -111,8 +114,43 @@ final class SharedCamdoopCluster implements AutoCloseable {
         }
     }
 
+    /** The client configuration directory of Camdoop jobs (the cluster's yarn-site.xml is in it). */
+    Path camdoopClientConf() {
+        return camdoopConf;
+    }
+
     @Override
     public void close() throws InterruptedException {
         cluster.close();
+    }
+
+    /**
+     * One cluster for a whole test class: register as a static field with {@code @RegisterExtension}. Its files go to
+     * a directory of its own, deleted as far as it can be after the class: the cluster's stop goes on for half a minute
+     * in the background (see MiniCluster's close), so a file it still writes must not fail the class.
+     */
+    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+        private Path work;
+        private SharedCamdoopCluster cluster;
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws Exception {
+            work = Files.createTempDirectory("camdoop-it-cluster-");
+            cluster = start(work);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws Exception {
+            if (cluster != null) {
+                cluster.close();
+            }
+            try (Stream<Path> paths = Files.walk(work)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+
+        SharedCamdoopCluster cluster() {
+            return cluster;
+        }
     }
 }
