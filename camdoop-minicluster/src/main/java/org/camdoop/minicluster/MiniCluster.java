@@ -191,6 +191,9 @@ public final class MiniCluster implements AutoCloseable {
         conf.set("yarn.app.mapreduce.am.resource.mb", "512");
         conf.set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "250");
         conf.set("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", "250");
+        // ApplicationMasters may take half the cluster, not the default tenth (two 512 MB masters): jobs run at once
+        // then, as on a cluster shared by several users, instead of queueing for a master's container.
+        conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
         // Full disks on developer machines must not mark the NodeManagers unhealthy (no containers would start).
         conf.set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "100.0");
         return conf;

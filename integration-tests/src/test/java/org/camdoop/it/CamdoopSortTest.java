@@ -38,9 +38,11 @@ class CamdoopSortTest {
         writeRandomWriterLikeInput(random, 3, 150_000, 29);
         Path stockOut = dir.resolve("sorted-stock");
         Path camdoopOut = dir.resolve("sorted-camdoop");
+        // Two reduces (two roots, two partitions to compare): left to itself, sort asks for 0.9 of the cluster's reduce
+        // capacity, five or six reduce JVMs per job, which cost the two jobs side by side over a minute on 2 cores.
         SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runSideBySide(
-                List.of("sort", random.toString(), stockOut.toString()),
-                List.of("sort", random.toString(), camdoopOut.toString()));
+                List.of("sort", "-r", "2", random.toString(), stockOut.toString()),
+                List.of("sort", "-r", "2", random.toString(), camdoopOut.toString()));
         MiniClusterResult stock = both.stock();
         MiniClusterResult camdoop = both.camdoop();
         CamdoopRuns.assertRanOnTheStockShuffle(stock);
@@ -48,6 +50,7 @@ class CamdoopSortTest {
         assertEquals(0L, camdoop.counters().getOrDefault("Records combined on path", 0L), "sort has no combiner");
         // SequenceFiles carry a random sync marker per file: compare the records, in order.
         String[] parts = CamdoopRuns.partFiles(stockOut);
+        assertEquals(2, parts.length, "one part file per reduce");
         assertArrayEquals(parts, CamdoopRuns.partFiles(camdoopOut));
         long records = 0;
         for (String part : parts) {
