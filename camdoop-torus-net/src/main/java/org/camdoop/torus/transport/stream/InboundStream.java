@@ -178,11 +178,6 @@ public final class InboundStream {
         return announcer.held();
     }
 
-    /** Event loop: buffers reserved (held plus granted credit not yet used). */
-    public long reservedBuffers() {
-        return announcer.reserved();
-    }
-
     private boolean admit(long seq, boolean end, ByteBuf payload) {
         if (closed) {
             payload.release();

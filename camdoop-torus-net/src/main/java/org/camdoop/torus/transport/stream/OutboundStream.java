@@ -164,20 +164,6 @@ public final class OutboundStream extends ScheduledSource {
         return heldBytes;
     }
 
-    public synchronized long ackedSeq() {
-        return ledger.acked();
-    }
-
-    /** Highest sequence the receiver has allowed so far. */
-    public synchronized long creditLimit() {
-        return ledger.limit();
-    }
-
-    /** Next sequence to go out. */
-    public synchronized long nextSeq() {
-        return ledger.nextSeq();
-    }
-
     // ---- event loop side ----
 
     @Override
