@@ -54,7 +54,7 @@ public final class TopologyCommand implements Callable<Integer> {
     List<String> cut = new ArrayList<>();
 
     @Option(names = "--salt", defaultValue = "0",
-            description = "Low bits of the vertex identifiers (a job's hash): which neighbour takes over a failed vertex.")
+            description = "Low bits of the vertex identifiers (a job's hash): which neighbour takes over a failed root.")
     long salt;
 
     @Option(names = "--json", description = "Print one JSON object instead of the summary.")
@@ -122,7 +122,7 @@ public final class TopologyCommand implements Callable<Integer> {
             for (int v = 0; v < torus.size(); v++) {
                 ObjectNode vertex = vertices.addObject();
                 vertex.set("vertex", coord(mapper, torus.coord(v)));
-                vertex.set("host", coord(mapper, torus.coord(hosted.host(v))));
+                vertex.set("host", coord(mapper, torus.coord(hosted.host(t, v))));
                 int parent = logical.parent(t, v);
                 if (parent < 0) {
                     vertex.putNull("parent");
@@ -170,9 +170,18 @@ public final class TopologyCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "depth over all trees: max %d, avg %.2f hops (shortest-path floor %.2f)%n", depth.max(),
                 depth.avg(), HostedTrees.shortestPathAverage(torus, logical.root()));
         for (int v = 0; v < torus.size(); v++) {
-            if (hosted.host(v) != v) {
-                out.printf("vertex %s is hosted by %s%n", torus.coord(v), torus.coord(hosted.host(v)));
+            if (hosted.host(v) == v) {
+                continue;
             }
+            if (v == logical.root() || logical.count() == 0) {
+                out.printf("vertex %s is hosted by %s%n", torus.coord(v), torus.coord(hosted.host(v)));
+                continue;
+            }
+            StringBuilder hosts = new StringBuilder();
+            for (int t = 0; t < logical.count(); t++) {
+                hosts.append(t == 0 ? "" : ", ").append(t).append(": ").append(torus.coord(hosted.host(t, v)));
+            }
+            out.printf("vertex %s is hosted, tree by tree, by %s%n", torus.coord(v), hosts);
         }
     }
 }

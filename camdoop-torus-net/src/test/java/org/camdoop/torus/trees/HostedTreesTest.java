@@ -47,12 +47,18 @@ class HostedTreesTest {
         HostedTrees hosted = new HostedTrees(trees, view, salt);
         TorusShape shape = trees.shape();
         for (int v = 0; v < shape.size(); v++) {
-            int host = hosted.host(v);
-            assertTrue(view.isLive(host), "vertex " + shape.coord(v) + " hosted on a dead server");
-            if (view.isLive(v)) {
-                assertEquals(v, host, "a live server hosts its own vertex");
-            }
+            assertTrue(view.isLive(hosted.host(v)), "vertex " + shape.coord(v) + " hosted on a dead server");
             for (int t = 0; t < trees.count(); t++) {
+                int host = hosted.host(t, v);
+                assertTrue(view.isLive(host), "vertex " + shape.coord(v) + " of tree " + t + " on a dead server");
+                if (view.isLive(v)) {
+                    assertEquals(v, host, "a live server hosts its own vertex");
+                }
+                int parent = trees.parent(t, v);
+                if (!view.isLive(v)) {
+                    // Adopted by its nearest live ancestor's host; a failed root goes where identifier routing says.
+                    assertEquals(parent < 0 ? hosted.host(v) : hosted.host(t, parent), host, "adopted by the parent");
+                }
                 int[] route;
                 try {
                     route = hosted.route(t, v);
@@ -61,15 +67,15 @@ class HostedTreesTest {
                     assertTrue(partitioned.getMessage().contains("partition"), partitioned.getMessage());
                     continue;
                 }
-                int parent = trees.parent(t, v);
                 assertEquals(host, route[0]);
-                assertEquals(parent < 0 ? host : hosted.host(parent), route[route.length - 1]);
+                assertEquals(parent < 0 ? host : hosted.host(t, parent), route[route.length - 1]);
                 for (int i = 1; i < route.length; i++) {
                     assertEquals(1, shape.hopDistance(route[i - 1], route[i]), "route steps are single hops");
                     assertTrue(view.canCross(route[i - 1], route[i]), "route crosses a failed server or cut link");
                 }
                 if (parent >= 0) {
-                    assertEquals(hosted.routes().hops(host, hosted.host(parent)), route.length - 1, "shortest live path");
+                    assertEquals(hosted.routes().hops(host, hosted.host(t, parent)), route.length - 1,
+                            "shortest live path");
                 }
             }
         }
@@ -87,31 +93,43 @@ class HostedTreesTest {
     }
 
     @Test
-    void aFailedVertexMovesToANeighbourAndOneOfItsEdgesCollapsesToZeroHops() {
+    void aFailedServersSixVerticesMoveToItsSixParentsEachEdgeToTheParentCostingNoHop() {
         TorusShape shape = TorusShape.parse("3x3x3");
         int victim = shape.index(new Coord(1, 1, 1));
         FailureView view = FailureView.none(shape).withFailed(new Coord(1, 1, 1));
-        HostedTrees hosted = new HostedTrees(new DisjointTrees(shape, 0), view, 7);
-        int host = hosted.host(victim);
-        assertEquals(1, shape.hopDistance(victim, host));
-        int zeroHop = 0;
+        DisjointTrees trees = new DisjointTrees(shape, 0);
+        HostedTrees hosted = new HostedTrees(trees, view, 7);
+        java.util.Set<Integer> hosts = new java.util.HashSet<>();
         for (int t = 0; t < 6; t++) {
-            if (hosted.route(t, victim).length == 1) {
-                zeroHop++;
-            }
+            assertEquals(trees.parent(t, victim), hosted.host(t, victim));
+            assertEquals(1, hosted.route(t, victim).length, "tree " + t + ": the edge to the adopting parent");
+            hosts.add(hosted.host(t, victim));
         }
-        // The six parents of (1,1,1) are its six neighbours, one per tree: exactly one of them is its new host.
-        assertEquals(1, zeroHop);
+        // The six parents of (1,1,1) are its six neighbours, one per tree: its load spreads over all six.
+        assertEquals(6, hosts.size());
     }
 
     @Test
-    void differentJobsSpreadAFailedServersVertices() {
+    void aChainOfFailedVerticesIsAdoptedByTheirNearestLiveAncestor() {
+        TorusShape shape = TorusShape.parse("4x4x4");
+        DisjointTrees trees = new DisjointTrees(shape, 0);
+        int child = shape.index(new Coord(2, 1, 1));
+        int parent = trees.parent(0, child);
+        int grandparent = trees.parent(0, parent);
+        FailureView view = FailureView.none(shape).withFailed(shape.coord(child)).withFailed(shape.coord(parent));
+        HostedTrees hosted = new HostedTrees(trees, view, 3);
+        assertEquals(grandparent, hosted.host(0, parent));
+        assertEquals(grandparent, hosted.host(0, child));
+    }
+
+    @Test
+    void differentJobsSpreadAFailedRootCoordinate() {
         TorusShape shape = TorusShape.parse("3x3x3");
         FailureView view = FailureView.none(shape).withFailed(new Coord(1, 1, 1));
         int victim = shape.index(new Coord(1, 1, 1));
         java.util.Set<Integer> hosts = new java.util.HashSet<>();
         for (long salt = 0; salt < 200; salt++) {
-            hosts.add(new HostedTrees(new DisjointTrees(shape, 0), view, salt).host(victim));
+            hosts.add(new HostedTrees(new DisjointTrees(shape, victim), view, salt).host(victim));
         }
         assertTrue(hosts.size() >= 5, "200 jobs used only " + hosts.size() + " of 6 neighbours");
     }
@@ -129,6 +147,7 @@ class HostedTreesTest {
         for (int v = 0; v < shape.size(); v++) {
             assertEquals(h1.host(v), h2.host(v));
             for (int t = 0; t < 6; t++) {
+                assertEquals(h1.host(t, v), h2.host(t, v));
                 assertArrayEquals(h1.route(t, v), h2.route(t, v));
             }
         }

@@ -91,10 +91,13 @@ public final class ShufflePlan {
             out.add(new VertexPlan(-1, root, inputs, localSlice(root, server, 0, 1), Optional.empty()));
         }
         for (int v = 0; v < shape.size(); v++) {
-            if (v == root || hosted.host(v) != server) {
+            if (v == root) {
                 continue;
             }
             for (int t = 0; t < count; t++) {
+                if (hosted.host(t, v) != server) {
+                    continue;
+                }
                 List<StreamEdge> inputs = new ArrayList<>();
                 for (int child : trees.children(t, v)) {
                     inputs.add(edge(t, child));
@@ -106,7 +109,8 @@ public final class ShufflePlan {
     }
 
     private StreamEdge edge(int tree, int vertex) {
-        return new StreamEdge(tree, vertex, hosted.host(vertex), hosted.host(hosted.trees().parent(tree, vertex)));
+        return new StreamEdge(tree, vertex, hosted.host(tree, vertex),
+                hosted.host(tree, hosted.trees().parent(tree, vertex)));
     }
 
     private Optional<VertexPlan.LocalSlice> localSlice(int vertex, int server, int stripe, int stripes) {
