@@ -69,7 +69,8 @@ public final class TorusNode implements AutoCloseable {
         this.self = shape.index(coord);
         this.ownGroup = ownGroup;
         this.loop = group.next();
-        this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream());
+        this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream(),
+                config.maxBuffersPerStream());
         TransitAllowance transit = new TransitAllowance(config.transitMaxBytes());
         this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), config.retransmitTimeoutNanos(),
                 view, transit);

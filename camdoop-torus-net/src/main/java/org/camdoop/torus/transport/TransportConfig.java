@@ -29,6 +29,13 @@ public final class TransportConfig {
     public static final String MIN_BUFFERS_PER_STREAM = "camdoop.transport.buffer.min.per.stream";
     public static final int DEFAULT_MIN_BUFFERS_PER_STREAM = 2;
 
+    /**
+     * 16 buffers: 1 MB at the default segment, 8 ms of a 1 Gbit/s link; at the benchmarks' 8 KB segments and 50 Mbit/s
+     * links, 128 KB, 20 ms (the benchmarks scale segments down with the link rate).
+     */
+    public static final String MAX_BUFFERS_PER_STREAM = "camdoop.transport.buffer.max.per.stream";
+    public static final int DEFAULT_MAX_BUFFERS_PER_STREAM = 16;
+
     public static final String HEARTBEAT_INTERVAL_MS = "camdoop.transport.heartbeat.interval.ms";
     public static final long DEFAULT_HEARTBEAT_INTERVAL_MS = 1000;
 
@@ -152,6 +159,10 @@ public final class TransportConfig {
 
     public int minBuffersPerStream() {
         return (int) longValue(MIN_BUFFERS_PER_STREAM, DEFAULT_MIN_BUFFERS_PER_STREAM);
+    }
+
+    public int maxBuffersPerStream() {
+        return (int) Math.min(Integer.MAX_VALUE, longValue(MAX_BUFFERS_PER_STREAM, DEFAULT_MAX_BUFFERS_PER_STREAM));
     }
 
     public long heartbeatIntervalNanos() {

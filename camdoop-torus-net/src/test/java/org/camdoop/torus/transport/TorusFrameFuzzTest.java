@@ -57,7 +57,7 @@ class TorusFrameFuzzTest {
             public void onEnd(InboundStream stream, ByteBuf payload) {
                 payload.release();
             }
-        }, new BufferBudget(64 * 1024, 1024, 2), ch.eventLoop(), router, 16);
+        }, new BufferBudget(64 * 1024, 1024, 2, Integer.MAX_VALUE), ch.eventLoop(), router, 16);
         router.register(in);
         ch.pipeline().addLast(new FrameDecoder(MAX_FRAME), new ChannelInboundHandlerAdapter() {
             @Override

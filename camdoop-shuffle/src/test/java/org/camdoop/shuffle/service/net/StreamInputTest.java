@@ -45,7 +45,7 @@ class StreamInputTest {
         }
     }
 
-    private final BufferBudget budget = new BufferBudget(64 * 1024, 1024, 2);
+    private final BufferBudget budget = new BufferBudget(64 * 1024, 1024, 2, Integer.MAX_VALUE);
     private final CreditSink sink = new CreditSink() {
         @Override
         public void credit(int sender, StreamId id, long acked, long limit) {

@@ -7,7 +7,10 @@ import java.util.concurrent.CompletableFuture;
  * stream holds or has promised as credit is reserved here first, so buffer memory never exceeds
  * {@code totalBuffers * segmentBytes} whatever the number of jobs and streams. Each open stream keeps at least
  * {@code minPerStream} buffers (so it can always make progress) and may grow to the fair share
- * {@code (total - headroom) / openStreams}; streams above a shrunken share give buffers back as they are consumed.
+ * {@code (total - headroom) / openStreams}, but never past {@code maxPerStream}; streams above a shrunken share give
+ * buffers back as they are consumed. The cap is what a stream needs to keep its link busy (its window): beyond it,
+ * buffers only let the trees run ahead of their root, which holds memory for nothing and makes a restarted shuffle
+ * redo the work they did ahead (docs/recovery.md).
  * Growth never eats the headroom (a quarter of the pool): it is what new streams take their minimum from while the
  * older streams shrink to the new share, so a stream can open at once even when the others are saturated.
  *
@@ -18,6 +21,7 @@ public final class BufferBudget {
     private final int totalBuffers;
     private final int segmentBytes;
     private final int minPerStream;
+    private final int maxPerStream;
     private final int growthCap;
 
     /** Guarded by this. */
@@ -29,9 +33,17 @@ public final class BufferBudget {
     /** Guarded by this: completed when {@link #streams} next drops to zero ({@link #whenNoOpenStreams}); or null. */
     private CompletableFuture<Void> noStreams;
 
-    public BufferBudget(long budgetBytes, int segmentBytes, int minPerStream) {
+    /**
+     * @param minPerStream buffers every open stream keeps
+     * @param maxPerStream buffers one stream may grow to, at least {@code minPerStream}
+     */
+    public BufferBudget(long budgetBytes, int segmentBytes, int minPerStream, int maxPerStream) {
         if (segmentBytes <= 0 || minPerStream <= 0) {
             throw new IllegalArgumentException("segment size and minimum per stream must be positive");
+        }
+        if (maxPerStream < minPerStream) {
+            throw new IllegalArgumentException("a stream's maximum of " + maxPerStream + " buffers is below its minimum of "
+                    + minPerStream);
         }
         long n = budgetBytes / segmentBytes;
         if (n < minPerStream) {
@@ -41,6 +53,7 @@ public final class BufferBudget {
         this.totalBuffers = (int) Math.min(Integer.MAX_VALUE, n);
         this.segmentBytes = segmentBytes;
         this.minPerStream = minPerStream;
+        this.maxPerStream = maxPerStream;
         this.growthCap = totalBuffers - Math.max(minPerStream, totalBuffers / 4);
     }
 
@@ -94,7 +107,7 @@ public final class BufferBudget {
 
     /** The share each stream may grow to now. */
     public synchronized int fairShare() {
-        return Math.max(minPerStream, growthCap / Math.max(1, streams));
+        return Math.max(minPerStream, Math.min(maxPerStream, growthCap / Math.max(1, streams)));
     }
 
     /**

@@ -148,7 +148,7 @@ class FlowControlTest {
 
     @Test
     void budgetIsNeverExceededAndSharesFollowTheNumberOfStreams() {
-        BufferBudget b = new BufferBudget(10 * 1024, 1024, 2);
+        BufferBudget b = new BufferBudget(10 * 1024, 1024, 2, Integer.MAX_VALUE);
         assertEquals(10, b.totalBuffers());
         b.register();
         assertEquals(8, b.fairShare(), "growth leaves a quarter of the pool as headroom");
@@ -165,8 +165,21 @@ class FlowControlTest {
     }
 
     @Test
+    void aStreamGrowsToItsWindowAtMostWhateverThePoolHoldsAndNeverBelowItsMinimum() {
+        BufferBudget b = new BufferBudget(1024 * 1024, 1024, 2, 16);
+        b.register();
+        assertEquals(16, b.fairShare(), "one stream alone may take 768 buffers, but its window is 16");
+        assertThrows(IllegalArgumentException.class, () -> new BufferBudget(1024 * 1024, 1024, 4, 3));
+        BufferBudget crowded = new BufferBudget(10 * 1024, 1024, 2, 16);
+        crowded.register();
+        crowded.register();
+        crowded.register();
+        assertEquals(2, crowded.fairShare(), "a crowded pool: the minimum, under the window");
+    }
+
+    @Test
     void noOpenStreamsCompletesWhenTheLastStreamClosesAndAtOnceWhenNoneIsOpen() {
-        BufferBudget b = new BufferBudget(10 * 1024, 1024, 2);
+        BufferBudget b = new BufferBudget(10 * 1024, 1024, 2, Integer.MAX_VALUE);
         assertTrue(b.whenNoOpenStreams().isDone(), "no stream was ever open");
         int first = b.register();
         int second = b.register();

@@ -25,8 +25,8 @@ class SmallSenderWindowTest {
     @Test
     void aSenderWithTwoBuffersNeverWaitsForABatchOfSixteen() throws Exception {
         EmbeddedChannel loop = new EmbeddedChannel();
-        BufferBudget senderBudget = new BufferBudget(4 * 1024, 1024, 2);
-        BufferBudget receiverBudget = new BufferBudget(1024 * 1024, 1024, 2);
+        BufferBudget senderBudget = new BufferBudget(4 * 1024, 1024, 2, Integer.MAX_VALUE);
+        BufferBudget receiverBudget = new BufferBudget(1024 * 1024, 1024, 2, Integer.MAX_VALUE);
         List<Long> delivered = new ArrayList<>();
         List<Boolean> asked = new ArrayList<>();
         InboundStream[] in = new InboundStream[1];
