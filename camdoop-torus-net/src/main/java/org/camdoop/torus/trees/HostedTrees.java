@@ -18,10 +18,9 @@ import org.camdoop.torus.topology.TorusShape;
  * the paper's remapping does ("the vertexes that were running on the failed server are automatically mapped to
  * different servers"), and its edge to the parent costs no hop. (Placing all six on the one server that identifier
  * routing picks for the coordinate made that server a hotspot: every edge of the failed server's six roles converged
- * on its links: a shuffle rooted next to a failed server took about 1.4 times as long as without the failure, now
- * about 1.2 times.) The root has no parent: a failed
- * root coordinate is hosted where identifier routing puts its vertexId (its coordinate in the top bits, the job's
- * salt below).
+ * on its links, and a shuffle rooted next to a failed server took about 1.4 times as long as without the failure; now
+ * about 1.2 times.) The root has no parent: a failed root coordinate is hosted where identifier routing puts its
+ * vertexId (its coordinate in the top bits, the job's salt below).
  *
  * <p>Immutable and thread-safe once built.
  */
@@ -35,8 +34,8 @@ public final class HostedTrees {
     private final int[][] hostIn;
 
     /**
-     * @param salt the low bits of every vertexId (a hash of the job id), so different jobs spread a failed server's
-     *             vertices differently
+     * @param salt the low bits of every vertexId (a hash of the job id), so different jobs place a failed root
+     *             coordinate on different neighbours
      */
     public HostedTrees(SpanningTrees trees, FailureView view, long salt) {
         if (!trees.shape().equals(view.shape())) {
