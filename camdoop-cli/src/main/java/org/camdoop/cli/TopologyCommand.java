@@ -170,11 +170,11 @@ public final class TopologyCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "depth over all trees: max %d, avg %.2f hops (shortest-path floor %.2f)%n", depth.max(),
                 depth.avg(), HostedTrees.shortestPathAverage(torus, logical.root()));
         for (int v = 0; v < torus.size(); v++) {
-            if (hosted.host(v) == v) {
+            if (view.isLive(v)) {
                 continue;
             }
-            if (v == logical.root() || logical.count() == 0) {
-                out.printf("vertex %s is hosted by %s%n", torus.coord(v), torus.coord(hosted.host(v)));
+            if (v == logical.root()) {
+                out.printf("vertex %s is hosted by %s%n", torus.coord(v), torus.coord(hosted.rootHost()));
                 continue;
             }
             StringBuilder hosts = new StringBuilder();

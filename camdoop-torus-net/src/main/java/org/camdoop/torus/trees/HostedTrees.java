@@ -28,8 +28,8 @@ public final class HostedTrees {
 
     private final SpanningTrees trees;
     private final RoutingTable routes;
-    /** Identifier routing's host of each coordinate's vertexId. */
-    private final int[] hostOf;
+    /** The root vertex's host: its own server, or where identifier routing puts the vertexId of a failed root. */
+    private final int rootHost;
     /** The host of each vertex in each tree: {@code hostIn[tree][vertex]}. */
     private final int[][] hostIn;
 
@@ -43,12 +43,9 @@ public final class HostedTrees {
         }
         this.trees = trees;
         this.routes = new RoutingTable(view);
-        KeySpace keys = new KeySpace(view);
-        TorusShape shape = trees.shape();
-        this.hostOf = new int[shape.size()];
-        for (int v = 0; v < hostOf.length; v++) {
-            hostOf[v] = view.isLive(v) ? v : keys.owner(Identifier.of(shape.coord(v), salt));
-        }
+        int root = trees.root();
+        this.rootHost = view.isLive(root) ? root
+                : new KeySpace(view).owner(Identifier.of(trees.shape().coord(root), salt));
         this.hostIn = new int[trees.count()][];
         for (int t = 0; t < hostIn.length; t++) {
             hostIn[t] = adoptedHosts(t, view);
@@ -57,7 +54,7 @@ public final class HostedTrees {
 
     /** Tree {@code t}'s hosts: a live server hosts itself, a failed one its nearest live ancestor's host. */
     private int[] adoptedHosts(int t, FailureView view) {
-        int n = hostOf.length;
+        int n = trees.shape().size();
         int[] host = new int[n];
         Arrays.fill(host, -1);
         int[] path = new int[16];
@@ -76,7 +73,7 @@ public final class HostedTrees {
                 u = trees.parent(t, u);
             }
             if (host[u] < 0) {
-                host[u] = view.isLive(u) ? u : hostOf[u];
+                host[u] = view.isLive(u) ? u : rootHost; // u is live, or the root
             }
             for (int i = 0; i < len; i++) {
                 host[path[i]] = host[u];
@@ -93,12 +90,9 @@ public final class HostedTrees {
         return routes;
     }
 
-    /**
-     * The live server that identifier routing assigns {@code vertex}'s coordinate: itself when live. It hosts the
-     * root vertex (which belongs to every tree); a failed non-root vertex is hosted per tree ({@link #host(int, int)}).
-     */
-    public int host(int vertex) {
-        return hostOf[vertex];
+    /** The live server that hosts the root vertex, which belongs to every tree. */
+    public int rootHost() {
+        return rootHost;
     }
 
     /** The live server that hosts {@code vertex} in {@code tree}. */
@@ -160,7 +154,7 @@ public final class HostedTrees {
         int len = 0;
         int v = vertex;
         while (memo[v] < 0) {
-            if (len == hostOf.length) {
+            if (len == memo.length) {
                 throw new IllegalStateException("tree " + tree + " has a cycle through vertex " + vertex);
             }
             if (len == path.length) {

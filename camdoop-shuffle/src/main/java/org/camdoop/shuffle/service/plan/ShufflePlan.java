@@ -46,7 +46,7 @@ public final class ShufflePlan {
 
     /** The live server that runs the root vertex (the reduce task's server, unless it failed). */
     public int rootHost() {
-        return hosted.host(root);
+        return hosted.rootHost();
     }
 
     /** Number of trees (stripes) the data flows along; 1 in direct mode. */
@@ -81,7 +81,7 @@ public final class ShufflePlan {
         SpanningTrees trees = hosted.trees();
         int count = trees.count();
         List<VertexPlan> out = new ArrayList<>();
-        if (hosted.host(root) == server) {
+        if (hosted.rootHost() == server) {
             List<StreamEdge> inputs = new ArrayList<>();
             for (int t = 0; t < count; t++) {
                 for (int child : trees.children(t, root)) {
