@@ -27,7 +27,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class CamdoopFallbackAndLocalTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class CamdoopSortTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CamdoopWordCountTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
 
     @Test
     @Timeout(400)
