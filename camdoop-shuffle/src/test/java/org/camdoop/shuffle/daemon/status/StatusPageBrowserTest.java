@@ -45,7 +45,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The status page in a real browser (headless Chromium, which {@code .ci/run} installs with its driver): during a
  * running shuffle on an embedded 3x3x3 torus it draws all 81 links up, some of them carrying load, and the shuffle;
- * after a link cut it marks exactly that link down. The screenshot goes to {@code target/status-page.png}
+ * after a link cut it marks exactly that link down, then routed around (half the failure timeout later), and still
+ * routed around once it is back up: unused until the daemons restart. The screenshot goes to
+ * {@code target/status-page.png}
  * ({@code docs/images/status-page.png} is one).
  */
 class StatusPageBrowserTest {
@@ -63,11 +65,12 @@ class StatusPageBrowserTest {
         assertTrue(Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(DRIVER)),
                 "needs Debian's chromium and chromium-driver (.ci/run installs them): " + CHROMIUM + ", " + DRIVER);
         TorusShape shape = TorusShape.parse("3x3x3");
-        // Shaped links keep the shuffle running for seconds; a cut link stays down 8 s before its redial (a start-up
-        // dial that came too early waits as long).
+        // Shaped links keep the shuffle running for seconds; a cut link stays down 6 s before its redial (a start-up
+        // dial that came too early waits as long), and is routed around after 2 s, half the failure timeout.
         TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET,
                 "status-page-test-cluster-secret-32-bytes", TransportConfig.SHAPING_BYTES_PER_SECOND, "400000",
-                TransportConfig.RECONNECT_INITIAL_MS, "8000", TransportConfig.RECONNECT_MAX_MS, "8000"));
+                TransportConfig.RECONNECT_INITIAL_MS, "6000", TransportConfig.RECONNECT_MAX_MS, "6000",
+                TransportConfig.FAILURE_TIMEOUT_MS, "4000"));
         JobConf job = WordCounts.job(1);
         TreeSet<String> attempts = new TreeSet<>();
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(shape), config, EmbeddedTorus.Wiring.IN_JVM,
@@ -120,6 +123,13 @@ class StatusPageBrowserTest {
                     assertEquals("80", summary.getAttribute("data-links-up"));
                     assertTrue(summary.getText().contains("27 daemons answer, 0 do not; 80 of 81 links up"),
                             summary.getText());
+                    // Routed around while down, and after its redial: up, and unused.
+                    wait.until(b -> "1".equals(summary.getAttribute("data-links-routed-around")));
+                    wait.until(b -> "81".equals(summary.getAttribute("data-links-up")));
+                    assertEquals(List.of("0,0,0+x"), js(browser, "return [...document.querySelectorAll("
+                            + "'path.link.up.routed')].map(l => l.dataset.link)"));
+                    assertTrue(summary.getText().contains("27 daemons answer, 0 do not; 81 of 81 links up, 1 routed"
+                            + " around"), summary.getText());
                     Path shot = Path.of("target", "status-page.png");
                     Files.createDirectories(shot.getParent());
                     Files.write(shot, ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
