@@ -258,6 +258,64 @@ class AmbariServiceTest {
         assertEquals("CRITICAL", down.out().strip(), down.out());
     }
 
+    /**
+     * The links alert on what a daemon of a 3x3x3 torus reports (its status.json, rendered by the daemon's own
+     * encoder, served here): a link routed around is a WARNING even once it is back up, since it stays unused; a link
+     * down is one too, saying so; a link to a server outside the topology Ambari knows is not this alert's business.
+     */
+    @Test
+    @Timeout(60)
+    void theLinksAlertWarnsOfALinkRoutedAroundEvenOnceItIsBackUp() throws Exception {
+        Path mpack = unpackMpack();
+        TorusShape shape = TorusShape.parse("3x3x3");
+        Coord self = new Coord(0, 0, 0);
+        List<org.camdoop.torus.transport.LinkState> routedButUp = List.of(
+                new org.camdoop.torus.transport.LinkState(org.camdoop.torus.topology.Port.PLUS_X, new Coord(1, 0, 0),
+                        true, 4096, true),
+                new org.camdoop.torus.transport.LinkState(org.camdoop.torus.topology.Port.MINUS_X, new Coord(2, 0, 0),
+                        true, 4096, false));
+        String topology = "shape 3x3x3\\n0,0,0 127.0.0.1:1\\n1,0,0 127.0.0.1:2\\n2,0,0 127.0.0.1:3\\n";
+        assertEquals("('WARNING', ['Camdoop daemon 0,0,0: links up but routed around, unused until the daemons"
+                + " restart: +x to 1,0,0'])", linksAlert(mpack, shape, self, routedButUp, topology));
+        List<org.camdoop.torus.transport.LinkState> downAndRouted = List.of(
+                new org.camdoop.torus.transport.LinkState(org.camdoop.torus.topology.Port.PLUS_X, new Coord(1, 0, 0),
+                        false, 4096, true),
+                routedButUp.get(1));
+        assertEquals("('WARNING', ['Camdoop daemon 0,0,0: links down: +x to 1,0,0'])",
+                linksAlert(mpack, shape, self, downAndRouted, topology));
+        assertEquals("('OK', ['Camdoop daemon 0,0,0: 2 links up, 0 shuffles running'])",
+                linksAlert(mpack, shape, self, routedButUp, "shape 3x3x3\\n0,0,0 127.0.0.1:1\\n2,0,0 127.0.0.1:3\\n"));
+    }
+
+    /** The links alert's answer for a daemon reporting {@code links}, with Ambari's topology {@code topology}. */
+    private String linksAlert(Path mpack, TorusShape shape, Coord self,
+            List<org.camdoop.torus.transport.LinkState> links, String topology) throws Exception {
+        String json = org.camdoop.shuffle.daemon.status.StatusJson.render(new DaemonSnapshot(self, shape, links, 0, 0,
+                1, 1, 0, 0, 0, 0, List.of(), new java.util.TreeMap<>(),
+                org.camdoop.shuffle.service.DaemonCounters.Snapshot.none()));
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/status.json", exchange -> {
+            byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (java.io.OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        try {
+            Distribution.Result alert = Distribution.run(dir, Map.of("PYTHONPATH",
+                    mpack.resolve(SERVICE + "package/alerts").toString()), "python3", "-c",
+                    "import alert_camdoop_links as a; print(a.execute({'{{camdoop-site/camdoop.daemon.http.port}}': '"
+                            + server.getAddress().getPort() + "', '{{camdoop-topology/content}}': '" + topology
+                            + "'}, {}, '127.0.0.1'))");
+            assertEquals(0, alert.exit(), alert.out());
+            return alert.out().strip();
+        } finally {
+            server.stop(0);
+        }
+    }
+
     /** Runs a command script as the Ambari agent does: SCRIPT COMMAND COMMAND_JSON BASEDIR STRUCTURED_OUT LEVEL TMP. */
     private Distribution.Result agent(Path scripts, String script, String command, Path commandFile)
             throws Exception {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class CamdoopFallbackAndLocalTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
+    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class CamdoopSortTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
+    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CamdoopWordCountTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
+    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
 
     @Test
     @Timeout(400)

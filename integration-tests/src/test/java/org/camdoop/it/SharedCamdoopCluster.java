@@ -12,11 +12,12 @@ import java.util.stream.Stream;
 import org.camdoop.minicluster.MiniCluster;
 import org.camdoop.minicluster.MiniClusterResult;
 import org.camdoop.torus.topology.TorusShape;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One Camdoop mini cluster that the test classes' jobs share, several at a time: three NodeManagers, each hosting a daemon
+ * One Camdoop mini cluster that a test class's jobs share, several at a time: three NodeManagers, each hosting a daemon
  * in its {@code CamdoopShuffleHandler}, on a 3x3x3 torus. A stock job is a job of the same cluster without the two
  * job keys, as on an operator's cluster where Camdoop is installed and a job has not opted in: its reduces fetch
  * over HTTP from the same handlers, Hadoop's own shuffle. (A cluster per job cost each job about 15 s of start and
@@ -124,51 +125,37 @@ final class SharedCamdoopCluster implements AutoCloseable {
     }
 
     /**
-     * One cluster for every test class of the JVM that registers this extension (a static field with
-     * {@code @RegisterExtension}): started before the first such class, stopped after the last test of the run. A
-     * cluster per class cost each class a start and a stop, and a stopping cluster's threads ran on into the next
-     * class's start. Classes still run one at a time (junit-platform.properties), so only one class's jobs use it at
-     * once. Its files go to a directory of its own, deleted as far as it can be: the cluster's stop goes on in the
-     * background (see MiniCluster's close), so a file it still writes must not fail the run.
+     * One cluster for a whole test class: register as a static field with {@code @RegisterExtension}. Its files go to
+     * a directory of its own, deleted as far as it can be after the class: the cluster's stop goes on for half a minute
+     * in the background (see MiniCluster's close), so a file it still writes must not fail the class.
+     *
+     * <p>Not one per run, shared by the classes: tried on 2026-11-26, it broke as soon as another class of the JVM
+     * started Hadoop daemons of its own (ShadedShuffleHandlerTest): the ResourceManager identifies itself by a static
+     * cluster timestamp, which the newer one reset, and the older cluster's NodeManagers then refused every container
+     * ("allocated by a previous RM").
      */
-    static final class PerRun implements BeforeAllCallback {
-        private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(PerRun.class);
-
-        private Running running;
+    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+        private Path work;
+        private SharedCamdoopCluster cluster;
 
         @Override
-        public void beforeAll(ExtensionContext context) {
-            running = context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, key -> {
-                try {
-                    return Running.start();
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted starting the shared cluster", e);
-                }
-            }, Running.class);
-        }
-
-        SharedCamdoopCluster cluster() {
-            return running.cluster();
-        }
-    }
-
-    /** The run's cluster and its directory; JUnit closes it (an AutoCloseable in the root store) after the run. */
-    private record Running(Path work, SharedCamdoopCluster cluster) implements AutoCloseable {
-
-        static Running start() throws IOException, InterruptedException {
-            Path work = Files.createTempDirectory("camdoop-it-cluster-");
-            return new Running(work, SharedCamdoopCluster.start(work));
+        public void beforeAll(ExtensionContext context) throws Exception {
+            work = Files.createTempDirectory("camdoop-it-cluster-");
+            cluster = start(work);
         }
 
         @Override
-        public void close() throws Exception {
-            cluster.close();
+        public void afterAll(ExtensionContext context) throws Exception {
+            if (cluster != null) {
+                cluster.close();
+            }
             try (Stream<Path> paths = Files.walk(work)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
+        }
+
+        SharedCamdoopCluster cluster() {
+            return cluster;
         }
     }
 }

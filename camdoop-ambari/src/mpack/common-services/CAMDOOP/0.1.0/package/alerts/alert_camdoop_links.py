@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Ambari script alert: this host's Camdoop daemon answers on its status port and all its links to other daemons are
-up. CRITICAL when it does not answer, WARNING when a link is down (traffic is re-routed around it), OK otherwise."""
+up and in use. CRITICAL when it does not answer; WARNING when a link is down (traffic is re-routed around it), or up
+again but still routed around (it stays unused until the daemons restart); OK otherwise."""
 import json
 
 try:
@@ -31,5 +32,9 @@ def execute(configurations={}, parameters={}, host_name=None):
     down = [l['port'] + ' to ' + l['peer'] for l in status['links'] if l['peer'] in peers and not l['up']]
     if down:
         return ('WARNING', ['Camdoop daemon %s: links down: %s' % (status['coord'], ', '.join(down))])
+    routed = [l['port'] + ' to ' + l['peer'] for l in status['links'] if l['peer'] in peers and l.get('routed_around')]
+    if routed:
+        return ('WARNING', ['Camdoop daemon %s: links up but routed around, unused until the daemons restart: %s'
+                            % (status['coord'], ', '.join(routed))])
     return ('OK', ['Camdoop daemon %s: %d links up, %d shuffles running'
                    % (status['coord'], status['links_up'], status['shuffles_running'])])
