@@ -13,6 +13,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.camdoop.minicluster.MiniClusterResult;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,10 +25,12 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * Camdoop in Hadoop's local mode and in an uber job, and jobs that must finish on the stock shuffle (no daemon, their
  * own collector), saying why. The tests run at once, the cluster's jobs on one shared cluster.
  */
+// The classes that share the run's mini cluster run first (SharedCamdoopCluster.PerRun).
+@Order(SharedCamdoopCluster.CLASS_ORDER)
 class CamdoopFallbackAndLocalTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)

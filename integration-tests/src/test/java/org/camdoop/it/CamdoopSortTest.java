@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.camdoop.minicluster.MiniClusterResult;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,10 +26,12 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * class, partitioner and grouping comparator, loaded by the daemons from the job's jar), each with Camdoop and with the
  * stock shuffle: the same output. All four jobs run at once on one cluster.
  */
+// The classes that share the run's mini cluster run first (SharedCamdoopCluster.PerRun).
+@Order(SharedCamdoopCluster.CLASS_ORDER)
 class CamdoopSortTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.camdoop.minicluster.MiniClusterResult;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,10 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * learn each job's secret and user only from the NodeManager, find the map outputs themselves, and every registration
  * and shuffle is proved with the job's real secret. The stock job's reduce fetches from the same handlers over HTTP.
  */
+// The classes that share the run's mini cluster run first (SharedCamdoopCluster.PerRun).
+@Order(SharedCamdoopCluster.CLASS_ORDER)
 class CamdoopWordCountTest {
 
     @RegisterExtension
-    static final SharedCamdoopCluster.PerClass SHARED = new SharedCamdoopCluster.PerClass();
+    static final SharedCamdoopCluster.PerRun SHARED = new SharedCamdoopCluster.PerRun();
 
     @Test
     @Timeout(400)

@@ -12,13 +12,12 @@ import java.util.stream.Stream;
 import org.camdoop.minicluster.MiniCluster;
 import org.camdoop.minicluster.MiniClusterResult;
 import org.camdoop.torus.topology.TorusShape;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One Camdoop mini cluster that a test class's jobs share, several at a time: three NodeManagers, each hosting a daemon
- * in its {@code CamdoopShuffleHandler}, on a 3x3x3 torus. A stock job is a job of the same cluster without the two
+ * One Camdoop mini cluster that the test classes' jobs share, several at a time: three NodeManagers, each hosting a
+ * daemon in its {@code CamdoopShuffleHandler}, on a 3x3x3 torus. A stock job is a job of the same cluster without the two
  * job keys, as on an operator's cluster where Camdoop is installed and a job has not opted in: its reduces fetch
  * over HTTP from the same handlers, Hadoop's own shuffle. (A cluster per job cost each job about 15 s of start and
  * stop, and the jobs ran one after another.)
@@ -35,6 +34,9 @@ final class SharedCamdoopCluster implements AutoCloseable {
             "yarn.app.mapreduce.am.command-opts", "-Xmx400m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "mapreduce.map.java.opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             "mapreduce.reduce.java.opts", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+
+    /** The {@code @Order} of the classes that share the cluster: before every other class of the run. */
+    static final int CLASS_ORDER = 1;
 
     private final MiniCluster cluster;
     private final Path work;
@@ -125,37 +127,74 @@ final class SharedCamdoopCluster implements AutoCloseable {
     }
 
     /**
-     * One cluster for a whole test class: register as a static field with {@code @RegisterExtension}. Its files go to
-     * a directory of its own, deleted as far as it can be after the class: the cluster's stop goes on for half a minute
-     * in the background (see MiniCluster's close), so a file it still writes must not fail the class.
-     *
-     * <p>Not one per run, shared by the classes: tried on 2026-11-26, it broke as soon as another class of the JVM
-     * started Hadoop daemons of its own (ShadedShuffleHandlerTest): the ResourceManager identifies itself by a static
-     * cluster timestamp, which the newer one reset, and the older cluster's NodeManagers then refused every container
-     * ("allocated by a previous RM").
+     * One cluster for every test class of the JVM that registers this extension (a static field with
+     * {@code @RegisterExtension}): started before the first such class and stopped before the first class that does
+     * not share it ({@link StoppedBeforeOtherClasses}) or after the run. A cluster per class cost each class a start
+     * and a stop (about 60 s of CI time for three classes). Classes run one at a time (junit-platform.properties), the
+     * cluster's first (their {@code @Order}), so only one class's jobs use it at once. Its files go to a directory of
+     * its own, deleted as far as it can be: the cluster's stop goes on in the background (see MiniCluster's close),
+     * so a file it still writes must not fail the run.
      */
-    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
-        private Path work;
-        private SharedCamdoopCluster cluster;
+    static final class PerRun implements BeforeAllCallback {
+        private Running running;
 
         @Override
-        public void beforeAll(ExtensionContext context) throws Exception {
-            work = Files.createTempDirectory("camdoop-it-cluster-");
-            cluster = start(work);
-        }
-
-        @Override
-        public void afterAll(ExtensionContext context) throws Exception {
-            if (cluster != null) {
-                cluster.close();
-            }
-            try (Stream<Path> paths = Files.walk(work)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        public void beforeAll(ExtensionContext context) {
+            running = store(context).getOrComputeIfAbsent(Running.class, key -> {
+                try {
+                    return Running.start();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted starting the shared cluster", e);
+                }
+            }, Running.class);
         }
 
         SharedCamdoopCluster cluster() {
-            return cluster;
+            return running.cluster();
+        }
+    }
+
+    /**
+     * Stops the run's shared cluster, if one runs, before any class that does not share it: registered for every
+     * class (META-INF/services, junit-platform.properties). Such a class may start Hadoop daemons of its own
+     * (ShadedShuffleHandlerTest), and two ResourceManagers cannot share a JVM: each identifies itself by a static
+     * cluster timestamp, the newer one resets it, and the older cluster's NodeManagers then refuse every container
+     * ("allocated by a previous RM"). Nor should an idle cluster take CPU from the testbed's classes. Since the
+     * cluster's classes run first, it starts once.
+     */
+    public static final class StoppedBeforeOtherClasses implements BeforeAllCallback {
+        @Override
+        public void beforeAll(ExtensionContext context) throws Exception {
+            boolean shares = java.util.Arrays.stream(context.getRequiredTestClass().getDeclaredFields())
+                    .anyMatch(f -> f.getType() == PerRun.class);
+            Running running = shares ? null : store(context).remove(Running.class, Running.class);
+            if (running != null) {
+                running.close();
+            }
+        }
+    }
+
+    private static ExtensionContext.Store store(ExtensionContext context) {
+        return context.getRoot().getStore(ExtensionContext.Namespace.create(SharedCamdoopCluster.class));
+    }
+
+    /** The run's cluster and its directory; JUnit closes it (an AutoCloseable in the root store) after the run. */
+    private record Running(Path work, SharedCamdoopCluster cluster) implements AutoCloseable {
+
+        static Running start() throws IOException, InterruptedException {
+            Path work = Files.createTempDirectory("camdoop-it-cluster-");
+            return new Running(work, SharedCamdoopCluster.start(work));
+        }
+
+        @Override
+        public void close() throws Exception {
+            cluster.close();
+            try (Stream<Path> paths = Files.walk(work)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 }
