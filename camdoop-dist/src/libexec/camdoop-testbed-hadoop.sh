@@ -76,6 +76,9 @@ write_hadoop_conf() {
     prop yarn.nodemanager.vmem-check-enabled false
     prop yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99
     prop yarn.nodemanager.delete.debug-delay-sec 0
+    # Containers are handed out on NodeManager heartbeats: every 250 ms, not Hadoop's default second, as the mini
+    # cluster does. The testbed's jobs are short, and each phase (master, maps, reduces) waited up to a second.
+    prop yarn.resourcemanager.nodemanagers.heartbeat-interval-ms 250
     # A dead NodeManager (testbed kill) is noticed in 20 s, not the default 10 minutes.
     prop yarn.nm.liveness-monitor.expiry-interval-ms 20000
     # ... and an ApplicationMaster stops trying to clean up its containers on a dead NodeManager after 20 s, not 3
@@ -97,6 +100,8 @@ write_hadoop_conf() {
     # docs/getting-started.md, step 2: the jar on every host, on the tasks' class path.
     prop mapreduce.application.classpath "$WORK/hadoop/conf,$HADOOP_DIST/lib/*,$jar"
     prop yarn.app.mapreduce.am.resource.mb 512
+    # The ApplicationMaster asks for containers and hears of finished ones every 250 ms, not every second.
+    prop yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms 250
     # CAMDOOP_TESTBED_TASK_OPTS: more options for every task JVM (docs/testbed.md, JVM options).
     prop yarn.app.mapreduce.am.command-opts "-Xmx400m${CAMDOOP_TESTBED_TASK_OPTS:+ $CAMDOOP_TESTBED_TASK_OPTS}"
     prop mapreduce.map.memory.mb 512
