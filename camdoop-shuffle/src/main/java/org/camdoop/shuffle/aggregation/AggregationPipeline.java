@@ -54,6 +54,14 @@ public final class AggregationPipeline implements AutoCloseable {
      * is handed over too, so the parent can progress while this vertex waits.
      */
     public PumpOutcome pump(int maxRecords) throws IOException {
+        return pump(maxRecords, true);
+    }
+
+    /**
+     * As {@link #pump(int)}; with {@code flushWhenBlocked} false a blocked pump keeps its partly filled chunk, for
+     * {@link #flushPartial()} or the next records to complete.
+     */
+    public PumpOutcome pump(int maxRecords, boolean flushWhenBlocked) throws IOException {
         if (state == State.FINISHED) {
             return PumpOutcome.FINISHED;
         }
@@ -63,7 +71,9 @@ public final class AggregationPipeline implements AutoCloseable {
                     writer.append(output.key(), output.value());
                     break;
                 case NO_DATA_YET:
-                    writer.flush();
+                    if (flushWhenBlocked) {
+                        writer.flush();
+                    }
                     return PumpOutcome.BLOCKED;
                 case END:
                     writer.flush();
@@ -74,6 +84,11 @@ public final class AggregationPipeline implements AutoCloseable {
             }
         }
         return PumpOutcome.BUDGET_USED;
+    }
+
+    /** Hands the partly filled chunk to the sink now (nothing if it is empty). */
+    public void flushPartial() throws IOException {
+        writer.flush();
     }
 
     /** The input the pipeline waits for after {@link PumpOutcome#BLOCKED}; -1 otherwise. */

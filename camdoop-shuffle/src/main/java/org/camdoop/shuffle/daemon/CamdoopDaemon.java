@@ -121,7 +121,8 @@ public final class CamdoopDaemon implements AutoCloseable {
         List<Path> localDirs = daemon.localDirs();
         JarCache jarCache = JarCache.open(jobs, localDirs.get(0).resolve("camdoop/jar-cache"));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
-        ExecutorService vertices = Executors.newFixedThreadPool(daemon.vertexThreads(), named("camdoop-vertex"));
+        ExecutorService vertices = new org.camdoop.shuffle.service.LevelledExecutor(daemon.vertexThreads(),
+                named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
         TorusNode node = null;
         JobRegistry registry = null;

@@ -87,7 +87,7 @@ public final class EmbeddedTorus implements AutoCloseable {
                 ? Topology.inJvm(shape, "embedded-" + System.identityHashCode(this))
                 : Topology.tcp(shape, loopbackPorts(shape, view));
         this.group = TorusNode.groupFor(topology, config, Math.max(1, threads));
-        this.vertexThreads = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+        this.vertexThreads = new org.camdoop.shuffle.service.LevelledExecutor(Math.max(1, threads), r -> {
             Thread t = new Thread(r, "camdoop-vertex");
             t.setDaemon(true);
             return t;

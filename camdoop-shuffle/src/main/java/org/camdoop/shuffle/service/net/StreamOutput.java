@@ -72,6 +72,16 @@ public final class StreamOutput implements VertexOutput {
     }
 
     @Override
+    public boolean hasUnsent() {
+        return partial != null || stream.hasUnsent();
+    }
+
+    @Override
+    public void whenSent(Runnable wake) {
+        stream.whenSent().whenComplete((v, e) -> wake.run());
+    }
+
+    @Override
     public void end(EndOfStream end) {
         stream.end(Unpooled.wrappedBuffer(new byte[] {StreamFrames.OK}, end.encode()));
     }

@@ -56,6 +56,16 @@ final class PacedOutput implements VertexOutput {
     }
 
     @Override
+    public boolean hasUnsent() {
+        return delegate.hasUnsent();
+    }
+
+    @Override
+    public void whenSent(Runnable wake) {
+        delegate.whenSent(wake);
+    }
+
+    @Override
     public void end(EndOfStream end) {
         delegate.end(end);
     }

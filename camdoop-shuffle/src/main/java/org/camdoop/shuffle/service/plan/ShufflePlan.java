@@ -66,7 +66,7 @@ public final class ShufflePlan {
         int rootHost = rootHost();
         if (server != rootHost) {
             return List.of(new VertexPlan(0, server, List.of(), Optional.of(VertexPlan.LocalSlice.all()),
-                    Optional.of(new StreamEdge(0, server, server, rootHost))));
+                    Optional.of(new StreamEdge(0, server, server, rootHost)), 1));
         }
         List<StreamEdge> inputs = new ArrayList<>();
         for (int s = 0; s < shape.size(); s++) {
@@ -74,7 +74,8 @@ public final class ShufflePlan {
                 inputs.add(new StreamEdge(0, s, s, rootHost));
             }
         }
-        return List.of(new VertexPlan(-1, root, inputs, Optional.of(VertexPlan.LocalSlice.all()), Optional.empty()));
+        return List.of(new VertexPlan(-1, root, inputs, Optional.of(VertexPlan.LocalSlice.all()), Optional.empty(),
+                0));
     }
 
     private List<VertexPlan> treePlan(int server) {
@@ -88,7 +89,7 @@ public final class ShufflePlan {
                     inputs.add(edge(t, child));
                 }
             }
-            out.add(new VertexPlan(-1, root, inputs, localSlice(root, server, 0, 1), Optional.empty()));
+            out.add(new VertexPlan(-1, root, inputs, localSlice(root, server, 0, 1), Optional.empty(), 0));
         }
         for (int v = 0; v < shape.size(); v++) {
             if (v == root) {
@@ -102,10 +103,20 @@ public final class ShufflePlan {
                 for (int child : trees.children(t, v)) {
                     inputs.add(edge(t, child));
                 }
-                out.add(new VertexPlan(t, v, inputs, localSlice(v, server, t, count), Optional.of(edge(t, v))));
+                out.add(new VertexPlan(t, v, inputs, localSlice(v, server, t, count), Optional.of(edge(t, v)),
+                        level(trees, t, v)));
             }
         }
         return out;
+    }
+
+    /** Tree edges from {@code vertex} up to the root in tree {@code tree}. */
+    private int level(SpanningTrees trees, int tree, int vertex) {
+        int level = 0;
+        for (int u = vertex; u != root; u = trees.parent(tree, u)) {
+            level++;
+        }
+        return level;
     }
 
     private StreamEdge edge(int tree, int vertex) {

@@ -27,7 +27,7 @@ import org.camdoop.shuffle.records.ChunkFifo;
  */
 public final class Vertex implements VertexInput {
 
-    private sealed interface Event permits Started, Data, Ended, Failed, Wake, LocalData {
+    private sealed interface Event permits Started, Data, Ended, Failed, Wake, Sent, LocalData {
     }
 
     private record Started(List<SortedRun> localRuns, MapAttemptSummary local) implements Event {
@@ -45,6 +45,10 @@ public final class Vertex implements VertexInput {
     private record Wake() implements Event {
     }
 
+    /** What the output had queued has left: a partly filled chunk held back at a blocked merge may go now. */
+    private record Sent() implements Event {
+    }
+
     /** A local run that reported NO_DATA_YET may have data now (its shared decoder was let go); only causes a run. */
     private record LocalData() implements Event {
     }
@@ -53,6 +57,8 @@ public final class Vertex implements VertexInput {
     private final String label;
     private final ConcurrentLinkedQueue<Event> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** What {@link #schedule()} submits, made once: the vertex nearer the root runs first (LevelledExecutor). */
+    private final Levelled run;
 
     // Owned by run().
     private VertexState state = VertexState.WAITING_FOR_INPUTS;
@@ -64,6 +70,8 @@ public final class Vertex implements VertexInput {
     private MapAttemptSummary localAttempts;
     private int urgentChild = -1;
     private boolean waitingForCredit;
+    /** A blocked merge holds a partly filled chunk until what the output had queued has left ({@link Sent}). */
+    private boolean waitingForSent;
     private boolean yielded;
     private long linkBytesOut;
     private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
@@ -79,6 +87,18 @@ public final class Vertex implements VertexInput {
     public Vertex(VertexContext context, String coordLabel) {
         this.context = context;
         this.label = context.label(coordLabel);
+        int level = context.plan().level() + 1;
+        this.run = new Levelled() {
+            @Override
+            public int level() {
+                return level;
+            }
+
+            @Override
+            public void run() {
+                Vertex.this.run();
+            }
+        };
         int k = context.plan().inputs().size();
         this.children = new ChunkQueueRun[k];
         for (int i = 0; i < k; i++) {
@@ -151,7 +171,7 @@ public final class Vertex implements VertexInput {
     /** Asks the executor to run the vertex, unless it is already queued to. */
     public void schedule() {
         if (scheduled.compareAndSet(false, true)) {
-            context.executor().execute(this::run);
+            context.executor().execute(run);
         }
     }
 
@@ -207,6 +227,8 @@ public final class Vertex implements VertexInput {
                 creditWaitNanos += context.nanoClock().getAsLong() - creditWaitStart;
             }
             waitingForCredit = false;
+        } else if (e instanceof Sent) {
+            waitingForSent = false;
         } else if (e instanceof LocalData) {
             // nothing to record: the run this event causes retries the merge
         }
@@ -221,11 +243,19 @@ public final class Vertex implements VertexInput {
                 finish();
                 return;
             }
-            PumpOutcome outcome = pipeline.pump(context.pumpRecords());
+            PumpOutcome outcome = pipeline.pump(context.pumpRecords(), false);
             releaseConsumed();
             switch (outcome) {
                 case BLOCKED -> {
                     markUrgent(pipeline.blockedInput());
+                    // A partly filled chunk goes only once nothing of ours waits to leave: behind queued chunks it
+                    // would arrive no sooner, and more records may fill it meanwhile (fewer, fuller frames).
+                    if (pendingChunks.isEmpty() && !context.output().hasUnsent()) {
+                        pipeline.flushPartial();
+                    } else if (!waitingForSent) {
+                        waitingForSent = true;
+                        context.output().whenSent(() -> post(new Sent()));
+                    }
                     flushPending();
                     return;
                 }

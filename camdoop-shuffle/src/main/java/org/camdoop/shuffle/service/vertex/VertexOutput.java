@@ -17,6 +17,19 @@ public interface VertexOutput {
     /** Runs {@code wake} once, from any thread, when {@link #offer} may succeed again. */
     void whenWritable(Runnable wake);
 
+    /**
+     * Whether chunks this output accepted still wait to leave this daemon (queued behind credit or the link). A partly
+     * filled chunk offered now would only queue behind them, so a blocked vertex keeps filling it until they left.
+     */
+    default boolean hasUnsent() {
+        return false;
+    }
+
+    /** Runs {@code wake} once, from any thread, when nothing accepted waits to leave (at once if nothing does). */
+    default void whenSent(Runnable wake) {
+        wake.run();
+    }
+
     /** Everything was offered: closes the stream with the vertex's end-of-stream summary. */
     void end(EndOfStream end);
 

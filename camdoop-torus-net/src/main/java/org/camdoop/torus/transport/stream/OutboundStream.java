@@ -45,6 +45,8 @@ public final class OutboundStream extends ScheduledSource {
     private boolean wakePending;
     private boolean closed;
     private CompletableFuture<Void> writable;
+    /** Completed once every queued frame has been sent (handed to the link), for {@link #whenSent}. */
+    private CompletableFuture<Void> sent;
     /**
      * The acknowledged sequence at the last retransmission tick, the ticks since it last moved, and the resends since
      * (each doubles the quiet ticks the next one waits for, so a slow path is not flooded with duplicates).
@@ -155,6 +157,39 @@ public final class OutboundStream extends ScheduledSource {
         return completion;
     }
 
+    /**
+     * Whether frames written to this stream have not been sent yet (waiting for credit or for the link). A closed
+     * stream has none: its frames are gone, and a writer waiting for them to leave would wait for ever (or, woken at
+     * once by {@link #whenSent}, spin).
+     */
+    public synchronized boolean hasUnsent() {
+        return !closed && ledger.nextSeq() <= frames.last();
+    }
+
+    /**
+     * Completes (on the event loop, or at once) when every frame written so far has been sent; closing the stream
+     * completes it too, so a waiter is never left behind.
+     */
+    public synchronized CompletableFuture<Void> whenSent() {
+        if (closed || ledger.nextSeq() > frames.last()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (sent == null) {
+            sent = new CompletableFuture<>();
+        }
+        return sent;
+    }
+
+    /** Under the lock, right after a frame was sent: takes the {@link #whenSent} future to complete, if now due. */
+    private CompletableFuture<Void> takeSentIfDrained() {
+        if (sent == null || ledger.nextSeq() <= frames.last()) {
+            return null;
+        }
+        CompletableFuture<Void> s = sent;
+        sent = null;
+        return s;
+    }
+
     /** Buffers queued or awaiting acknowledgement. */
     public synchronized int heldBuffers() {
         return held;
@@ -195,6 +230,7 @@ public final class OutboundStream extends ScheduledSource {
     public int writeNext(Channel channel, int selfIndex) {
         ByteBuf header;
         ByteBuf payload;
+        CompletableFuture<Void> drained;
         synchronized (this) {
             long seq = ledger.nextSeq();
             ByteBuf f = frames.get(seq);
@@ -207,6 +243,10 @@ public final class OutboundStream extends ScheduledSource {
                     ackRequested(seq) || ledger.probing() ? FrameLayout.FLAG_ACK_REQUESTED : 0, selfIndex, dst, id, seq,
                     payload.readableBytes());
             ledger.sent();
+            drained = takeSentIfDrained();
+        }
+        if (drained != null) {
+            drained.complete(null);
         }
         int bytes = header.readableBytes() + payload.readableBytes();
         channel.write(header, channel.voidPromise());
@@ -220,6 +260,7 @@ public final class OutboundStream extends ScheduledSource {
         boolean end;
         boolean ack;
         ByteBuf payload;
+        CompletableFuture<Void> drained;
         synchronized (this) {
             seq = ledger.nextSeq();
             ByteBuf f = frames.get(seq);
@@ -230,6 +271,10 @@ public final class OutboundStream extends ScheduledSource {
             payload = f.retainedDuplicate();
             ack = ackRequested(seq) || ledger.probing();
             ledger.sent();
+            drained = takeSentIfDrained();
+        }
+        if (drained != null) {
+            drained.complete(null);
         }
         c.accept(seq, end, ack, payload);
         return true;
@@ -318,6 +363,7 @@ public final class OutboundStream extends ScheduledSource {
     /** Releases every buffer and the reservation; {@code cause == null} means the stream completed. */
     public void close(Throwable cause) {
         CompletableFuture<Void> wake;
+        CompletableFuture<Void> drained;
         synchronized (this) {
             if (closed) {
                 return;
@@ -330,6 +376,11 @@ public final class OutboundStream extends ScheduledSource {
             heldBytes = 0;
             wake = writable;
             writable = null;
+            drained = sent;
+            sent = null;
+        }
+        if (drained != null) {
+            drained.complete(null);
         }
         IllegalStateException closedEx = new IllegalStateException("stream " + id + " closed"
                 + (cause == null ? "" : ": " + cause.getMessage()));
