@@ -1,8 +1,10 @@
 package org.camdoop.shuffle.service.plan;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.FailureView;
@@ -20,6 +22,12 @@ import org.camdoop.torus.trees.SpanningTrees;
  * root server's whole local output (paper section 4.1). Vertices of failed or vacant coordinates run on the server
  * identifier routing assigns; they have no local map outputs.
  *
+ * <p>A tree whose link into the root died with the root's neighbour (every child of the root in it failed) is left
+ * out, and the keys are striped over the trees left ({@link #treeCount}). Kept, it would have its failed vertex adopted
+ * by the root, and its whole stripe would enter the root over the other trees' links: one link carrying two stripes
+ * for the rest of the shuffle, where the root's links are the bottleneck at S=1. Striped over five trees, each of the
+ * five links carries a fifth.
+ *
  * <p>Direct mode: every live server other than the root streams its whole local output to the root, which merges
  * them all (the paper's switch baseline). Stream ids use tree 0 and the sending server.
  */
@@ -30,6 +38,8 @@ public final class ShufflePlan {
     private final TorusShape shape;
     private final int root;
     private final HostedTrees hosted;
+    /** The trees the data flows along, in tree order; tree {@code used[j]} carries stripe j of {@code used.length}. */
+    private final int[] used;
 
     public ShufflePlan(ShuffleSpec spec, FailureView view) {
         this.spec = spec;
@@ -38,6 +48,21 @@ public final class ShufflePlan {
         this.root = shape.index(spec.root());
         SpanningTrees trees = spec.trees().build(shape, root);
         this.hosted = new HostedTrees(trees, view, spec.salt());
+        this.used = usedTrees(trees, view, root);
+    }
+
+    /**
+     * Every tree in which some child of the root is live; all of them if none is, or if the root itself failed (its
+     * shuffle then ends with its reducer, and only the plan's shape matters).
+     */
+    private static int[] usedTrees(SpanningTrees trees, FailureView view, int root) {
+        int[] all = IntStream.range(0, trees.count()).toArray();
+        if (!view.isLive(root)) {
+            return all;
+        }
+        int[] used = Arrays.stream(all).filter(t -> Arrays.stream(trees.children(t, root)).anyMatch(view::isLive))
+                .toArray();
+        return used.length == 0 ? all : used;
     }
 
     public ShuffleSpec spec() {
@@ -51,7 +76,7 @@ public final class ShufflePlan {
 
     /** Number of trees (stripes) the data flows along; 1 in direct mode. */
     public int treeCount() {
-        return spec.mode() == ShuffleMode.DIRECT ? 1 : hosted.trees().count();
+        return spec.mode() == ShuffleMode.DIRECT ? 1 : used.length;
     }
 
     /** The vertices server {@code server} runs, root first when it hosts the root. */
@@ -80,11 +105,10 @@ public final class ShufflePlan {
 
     private List<VertexPlan> treePlan(int server) {
         SpanningTrees trees = hosted.trees();
-        int count = trees.count();
         List<VertexPlan> out = new ArrayList<>();
         if (hosted.rootHost() == server) {
             List<StreamEdge> inputs = new ArrayList<>();
-            for (int t = 0; t < count; t++) {
+            for (int t : used) {
                 for (int child : trees.children(t, root)) {
                     inputs.add(edge(t, child));
                 }
@@ -95,7 +119,8 @@ public final class ShufflePlan {
             if (v == root) {
                 continue;
             }
-            for (int t = 0; t < count; t++) {
+            for (int stripe = 0; stripe < used.length; stripe++) {
+                int t = used[stripe];
                 if (hosted.host(t, v) != server) {
                     continue;
                 }
@@ -103,8 +128,8 @@ public final class ShufflePlan {
                 for (int child : trees.children(t, v)) {
                     inputs.add(edge(t, child));
                 }
-                out.add(new VertexPlan(t, v, inputs, localSlice(v, server, t, count), Optional.of(edge(t, v)),
-                        level(trees, t, v)));
+                out.add(new VertexPlan(t, v, inputs, localSlice(v, server, stripe, used.length),
+                        Optional.of(edge(t, v)), level(trees, t, v)));
             }
         }
         return out;

@@ -29,7 +29,8 @@ class ShufflePlanTest {
     @CsvSource({
         "3x3x3,camdoop,six,''", "3x3x3,noagg,shortest,''", "3x3x3,direct,six,''", "4x4x4,camdoop,six,''",
         "3x3x3,camdoop,six,1;1;1", "4x3x5,camdoop,six,0;0;1 2;2;2", "3x3x3,direct,six,2;2;2", "2x2x2,camdoop,six,''",
-        "1x1x1,camdoop,six,''", "5x1x1,camdoop,shortest,3;0;0"})
+        "1x1x1,camdoop,six,''", "5x1x1,camdoop,shortest,3;0;0", "3x3x3,camdoop,six,2;1;1",
+        "3x3x3,noagg,six,2;1;1 1;0;1", "4x4x4,camdoop,six,1;0;2 0;0;3"})
     void theStreamGraphIsConsistentAndEveryMapOutputIsReadOncePerStripe(String s, String mode, String trees,
             String failed) {
         TorusShape shape = TorusShape.parse(s);
@@ -104,5 +105,37 @@ class ShufflePlanTest {
         }
         assertEquals(ShuffleMode.parse(mode) == ShuffleMode.DIRECT ? view.liveCount() - 1 : roots.get(0).inputs().size(),
                 roots.get(0).inputs().size());
+    }
+
+    /**
+     * A root's neighbour failed: the tree that entered the root over that link is left out and the keys are striped
+     * over the other trees, each still entering the root over its own link, so no link of the root carries two
+     * stripes (kept, the tree's failed vertex would be adopted by the root and its whole stripe would come in over the
+     * other trees' links). The root's own server is the one of the two that still reads everything.
+     */
+    @ParameterizedTest(name = "{0} failed={1}")
+    @CsvSource({"3x3x3,2;1;1,5", "3x3x3,2;1;1 1;0;1,4", "4x4x4,1;0;2 0;0;3,4", "3x3x3,0;0;0,6", "3x3x3,1;1;1,6"})
+    void aTreeWhoseLinkIntoTheRootDiedIsLeftOut(String s, String failed, int trees) {
+        TorusShape shape = TorusShape.parse(s);
+        FailureView view = FailureView.none(shape);
+        for (String f : failed.split(" ")) {
+            view = view.withFailed(Coord.parse(f.replace(';', ',')));
+        }
+        Coord root = shape.coord(shape.size() / 2);
+        ShufflePlan plan = new ShufflePlan(spec(root, ShuffleMode.CAMDOOP, TreeChoice.SIX), view);
+
+        assertEquals(trees, plan.treeCount());
+        if (!view.isLive(shape.index(root))) {
+            return; // the root's own failure ends its shuffle: nothing to balance
+        }
+        VertexPlan rootVertex = plan.forServer(plan.rootHost()).get(0);
+        assertTrue(rootVertex.isRoot());
+        assertEquals(trees, rootVertex.inputs().size());
+        Set<Integer> senders = new HashSet<>();
+        for (StreamEdge in : rootVertex.inputs()) {
+            assertTrue(view.isLive(in.senderHost()) && in.senderHost() != plan.rootHost(),
+                    "tree " + in.tree() + " enters the root from " + shape.coord(in.senderHost()));
+            assertTrue(senders.add(in.senderHost()), "two trees enter the root from " + shape.coord(in.senderHost()));
+        }
     }
 }
