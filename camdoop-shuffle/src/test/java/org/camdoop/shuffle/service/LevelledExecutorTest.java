@@ -33,18 +33,8 @@ class LevelledExecutorTest {
     @Test
     void runsLowerLevelsFirstAndArrivalOrderWithinALevel() throws Exception {
         LevelledExecutor executor = new LevelledExecutor(1, Thread::new);
-        CountDownLatch blocker = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch blocker = occupyTheOnlyThread(executor);
         List<String> ran = new CopyOnWriteArrayList<>();
-        executor.execute(() -> {
-            started.countDown();
-            try {
-                blocker.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        started.await();
         executor.execute(at(3, () -> ran.add("3")));
         executor.execute(at(1, () -> ran.add("1a")));
         executor.execute(() -> ran.add("control"));
@@ -60,17 +50,7 @@ class LevelledExecutorTest {
     @Test
     void shutdownRunsWhatIsQueuedShutdownNowReturnsItAndLaterTasksAreRefused() throws Exception {
         LevelledExecutor executor = new LevelledExecutor(1, Thread::new);
-        CountDownLatch blocker = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(1);
-        executor.execute(() -> {
-            started.countDown();
-            try {
-                blocker.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        started.await();
+        occupyTheOnlyThread(executor); // until shutdownNow interrupts it
         Runnable queued = at(2, () -> { });
         executor.execute(queued);
         assertEquals(List.of(queued), executor.shutdownNow(), "the queued task, not run");
@@ -90,5 +70,21 @@ class LevelledExecutorTest {
         assertTrue(after.await(10, TimeUnit.SECONDS));
         executor.shutdown();
         assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
+    }
+
+    /** Runs a task that holds the executor's one thread until the returned latch opens; returns once it runs. */
+    private static CountDownLatch occupyTheOnlyThread(LevelledExecutor executor) throws InterruptedException {
+        CountDownLatch blocker = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        executor.execute(() -> {
+            started.countDown();
+            try {
+                blocker.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        started.await();
+        return blocker;
     }
 }
