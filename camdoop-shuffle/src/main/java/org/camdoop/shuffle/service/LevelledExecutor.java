@@ -20,8 +20,11 @@ import org.camdoop.shuffle.service.vertex.Levelled;
  * the shuffle's time), and a restart threw all of that away. Nearest-first moves data up as soon as it can move.
  *
  * <p>No level starves for long: a vertex has work only when data reached it from below or room opened above, and the
- * windows between them are bounded. The queue is not: each vertex has at most one run queued ({@code Vertex}'s
- * flag), and the service inbox bounds the messages waiting.
+ * windows between them are bounded. Strict priority would still turn a vertex that keeps rescheduling itself without
+ * progress (a bug, like the closed-stream wake-up loop of 2026-11-26) into a hang of every deeper level, where a FIFO
+ * only wastes CPU; so every {@value #DEEPEST_EVERY}th task comes from the deepest level waiting. The queue is not
+ * bounded here: each vertex has at most one run queued ({@code Vertex}'s flag), and the service inbox bounds the
+ * messages waiting.
  *
  * <p>Thread-safety: every field is guarded by {@code lock}.
  */
@@ -30,6 +33,8 @@ public final class LevelledExecutor extends AbstractExecutorService {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LevelledExecutor.class);
     /** Queues: level 0 and fifteen tree levels below it (a 3x3x3 torus's trees are at most 9 deep, 10x10x10 about 25). */
     static final int LEVELS = 16;
+    /** Every this many tasks, the deepest level waiting goes first, so no level waits for ever. */
+    static final int DEEPEST_EVERY = 16;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
@@ -38,6 +43,7 @@ public final class LevelledExecutor extends AbstractExecutorService {
     private final List<Thread> threads = new ArrayList<>();
     private int queued;
     private int running;
+    private long dispatched;
     private boolean shutdown;
 
     /** Starts {@code threads} threads from {@code factory}. */
@@ -96,7 +102,10 @@ public final class LevelledExecutor extends AbstractExecutorService {
         }
     }
 
-    /** The next task, lowest level first; null once shut down with nothing queued (or interrupted by shutdownNow). */
+    /**
+     * The next task, lowest level first (deepest first every {@value #DEEPEST_EVERY}th time); null once shut down with
+     * nothing queued (or interrupted by shutdownNow).
+     */
     private Runnable next() {
         lock.lock();
         try {
@@ -112,8 +121,9 @@ public final class LevelledExecutor extends AbstractExecutorService {
                     }
                 }
             }
-            for (ArrayDeque<Runnable> q : queues) {
-                Runnable r = q.pollFirst();
+            boolean deepestFirst = ++dispatched % DEEPEST_EVERY == 0;
+            for (int i = 0; i < LEVELS; i++) {
+                Runnable r = queues.get(deepestFirst ? LEVELS - 1 - i : i).pollFirst();
                 if (r != null) {
                     queued--;
                     return r;

@@ -9,6 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.camdoop.shuffle.service.vertex.Levelled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,6 +59,38 @@ class LevelledExecutorTest {
         assertThrows(RejectedExecutionException.class, () -> executor.execute(() -> { }));
         assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS), "the interrupted worker ended");
         assertTrue(executor.isTerminated());
+    }
+
+    /**
+     * A level-1 task that reschedules itself for ever (a vertex woken without progress, a bug) must not hang the
+     * deeper levels: strict priority would never run the level-5 task; every sixteenth turn goes to the deepest level.
+     */
+    @Test
+    void aTaskThatKeepsReschedulingItselfDoesNotStarveDeeperLevels() throws Exception {
+        LevelledExecutor executor = new LevelledExecutor(1, Thread::new);
+        AtomicBoolean spin = new AtomicBoolean(true);
+        AtomicLong spins = new AtomicLong();
+        Runnable[] spinner = new Runnable[1];
+        spinner[0] = at(1, () -> {
+            spins.incrementAndGet();
+            if (spin.get()) {
+                executor.execute(spinner[0]);
+            }
+        });
+        CountDownLatch deepRan = new CountDownLatch(1);
+        long[] spinsBefore = new long[1];
+        CountDownLatch blocker = occupyTheOnlyThread(executor);
+        executor.execute(spinner[0]);
+        executor.execute(at(5, () -> {
+            spinsBefore[0] = spins.get();
+            deepRan.countDown();
+        }));
+        blocker.countDown();
+        assertTrue(deepRan.await(10, TimeUnit.SECONDS), "the level-5 task never ran (" + spins.get() + " spins)");
+        spin.set(false);
+        executor.shutdown();
+        assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
+        assertTrue(spinsBefore[0] < LevelledExecutor.DEEPEST_EVERY, "it waited " + spinsBefore[0] + " spins");
     }
 
     @Test
