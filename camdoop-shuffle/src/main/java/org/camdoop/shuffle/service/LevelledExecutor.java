@@ -31,7 +31,7 @@ import org.camdoop.shuffle.service.vertex.Levelled;
 public final class LevelledExecutor extends AbstractExecutorService {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LevelledExecutor.class);
-    /** Queues: level 0 and fifteen tree levels below it (a 3x3x3 torus's trees are at most 9 deep, 10x10x10 about 25). */
+    /** Queues: level 0 and fifteen tree levels below it (3x3x3 trees are at most 9 deep; deeper share the last). */
     static final int LEVELS = 16;
     /** Every this many tasks, the deepest level waiting goes first, so no level waits for ever. */
     static final int DEEPEST_EVERY = 16;
@@ -84,6 +84,11 @@ public final class LevelledExecutor extends AbstractExecutorService {
                 Runnable task = next();
                 if (task == null) {
                     return;
+                }
+                // A task that left its thread interrupted (a user's combiner that restored the flag) must not hand
+                // the interrupt to the next one: a FileChannel read under it closes a map output shared by vertices.
+                if (!isShutdown()) {
+                    Thread.interrupted();
                 }
                 try {
                     task.run();

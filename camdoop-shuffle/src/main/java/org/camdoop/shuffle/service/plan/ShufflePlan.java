@@ -16,11 +16,11 @@ import org.camdoop.torus.trees.SpanningTrees;
  * The stream graph of one shuffle, as seen from any server: computed from the shuffle spec and the failure view alone,
  * so every daemon derives the same graph and each picks out its own part ({@link #forServer}).
  *
- * <p>Tree modes: every logical vertex other than the root runs once per tree; it reads its children's streams in that
- * tree and, on the server at its own coordinate, stripe {@code tree} of the local map outputs; it streams to its
- * parent in that tree. The root vertex runs once for all trees: it merges the root's child in every tree with the
- * root server's whole local output (paper section 4.1). Vertices of failed or vacant coordinates run on the server
- * identifier routing assigns; they have no local map outputs.
+ * <p>Tree modes: every logical vertex other than the root runs once per tree used; it reads its children's streams in
+ * that tree and, on the server at its own coordinate, one stripe of the local map outputs (the tree's position among
+ * the trees used); it streams to its parent in that tree. The root vertex runs once for all trees: it merges the
+ * root's child in every tree used with the root server's whole local output (paper section 4.1). Vertices of failed
+ * or vacant coordinates run on the server identifier routing assigns; they have no local map outputs.
  *
  * <p>A tree whose link into the root died with the root's neighbour (every child of the root in it failed) is left
  * out, and the keys are striped over the trees left ({@link #treeCount}). Kept, it would have its failed vertex adopted

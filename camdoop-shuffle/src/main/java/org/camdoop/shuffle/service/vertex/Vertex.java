@@ -249,14 +249,16 @@ public final class Vertex implements VertexInput {
                 case BLOCKED -> {
                     markUrgent(pipeline.blockedInput());
                     // A partly filled chunk goes only once nothing of ours waits to leave: behind queued chunks it
-                    // would arrive no sooner, and more records may fill it meanwhile (fewer, fuller frames).
+                    // would arrive no sooner, and more records may fill it meanwhile (fewer, fuller frames). The
+                    // full chunks this pump made are offered first, so the output's answer counts them.
+                    flushPending();
                     if (pendingChunks.isEmpty() && !context.output().hasUnsent()) {
                         pipeline.flushPartial();
+                        flushPending();
                     } else if (!waitingForSent) {
                         waitingForSent = true;
                         context.output().whenSent(() -> post(new Sent()));
                     }
-                    flushPending();
                     return;
                 }
                 case BUDGET_USED -> {

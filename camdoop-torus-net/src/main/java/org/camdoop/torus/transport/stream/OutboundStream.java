@@ -283,6 +283,7 @@ public final class OutboundStream extends ScheduledSource {
     /** Event loop: a CREDIT announcement arrived. */
     public void onCredit(long acked, long limit) {
         CompletableFuture<Void> wake = null;
+        CompletableFuture<Void> drained;
         boolean done;
         synchronized (this) {
             if (closed) {
@@ -303,9 +304,15 @@ public final class OutboundStream extends ScheduledSource {
                 }
             }
             done = endSeq != 0 && ledger.acked() >= endSeq;
+            // After a rewind (resume, probe) an acknowledgement of frames the receiver already had moves the next
+            // sequence past the last frame without sending one: what was queued has left all the same.
+            drained = takeSentIfDrained();
         }
         if (wake != null) {
             wake.complete(null);
+        }
+        if (drained != null) {
+            drained.complete(null);
         }
         if (done) {
             close(null);

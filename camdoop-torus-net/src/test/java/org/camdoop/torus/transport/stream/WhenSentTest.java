@@ -74,6 +74,29 @@ class WhenSentTest {
         assertTrue(out.whenSent().isDone());
     }
 
+    /**
+     * A rewind (a probe after a quiet spell, or a route change) makes sent frames "unsent" again; an acknowledgement of
+     * all of them then moves the stream past its last frame without sending one. The waiter must be released then,
+     * not at the next unrelated frame.
+     */
+    @Test
+    void anAcknowledgementAfterARewindReleasesTheWaiter() {
+        assertTrue(out.tryWrite(Unpooled.wrappedBuffer(new byte[] {1})));
+        assertTrue(out.tryWrite(Unpooled.wrappedBuffer(new byte[] {2})));
+        out.onCredit(0, 2);
+        deliverWhatCreditAllows();
+        assertFalse(out.hasUnsent());
+
+        out.probe();
+        assertTrue(out.hasUnsent(), "rewound to the first unacknowledged frame");
+        CompletableFuture<Void> sent = out.whenSent();
+        assertFalse(sent.isDone());
+
+        out.onCredit(2, 4);
+        assertTrue(sent.isDone(), "the receiver had both frames: nothing is left to send");
+        assertFalse(out.hasUnsent());
+    }
+
     private void deliverWhatCreditAllows() {
         while (out.deliverNext((seq, end, ack, payload) -> {
             delivered.add(seq);
