@@ -41,14 +41,18 @@ class TestbedTest {
             assertTrue(qdisc.out().contains("tbf") && qdisc.out().contains("rate 50Mbit"), qdisc.out());
 
             assertEquals(0, Distribution.run(home, env, script.toString(), "cut", "0,0,0", "1,0,0").exit());
-            Distribution.Result cut = Distribution.awaitCheck(home, env, 1, out -> out.contains("down: +x to 1,0,0"),
-                    script.toString(), "check");
+            // Each end notices the cut on its own heartbeat timer: wait for both, not the first.
+            Distribution.Result cut = Distribution.awaitCheck(home, env, 1,
+                    out -> out.contains("down: +x to 1,0,0") && out.contains("down: +x to 0,0,0"), script.toString(),
+                    "check");
             assertTrue(cut.out().contains("1,0,0      10.77.0.2              up      1 of 2 up; down: +x to 0,0,0"),
                     cut.out());
 
             assertEquals(0, Distribution.run(home, env, script.toString(), "kill", "1,1,0").exit());
+            // The daemon is gone at once; its neighbour notices when the connection closes: wait for both.
             Distribution.Result killed = Distribution.awaitCheck(home, env, 1,
-                    out -> out.contains("1,1,0      10.77.0.4              DOWN"), script.toString(), "check");
+                    out -> out.contains("1,1,0      10.77.0.4              DOWN") && out.contains("down: +x to 1,1,0"),
+                    script.toString(), "check");
             assertTrue(killed.out().contains("0,1,0      10.77.0.3              up      1 of 2 up; down: +x to 1,1,0"),
                     killed.out());
         } finally {
