@@ -17,8 +17,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One Camdoop mini cluster that the test classes' jobs share, several at a time: three NodeManagers, each hosting a
- * daemon in its {@code CamdoopShuffleHandler}, on a 3x3x3 torus. A stock job is a job of the same cluster without the two
- * job keys, as on an operator's cluster where Camdoop is installed and a job has not opted in: its reduces fetch
+ * daemon in its {@code CamdoopShuffleHandler}, on a 3x3x3 torus. A stock job is a job of the same cluster without the
+ * two job keys, as on an operator's cluster where Camdoop is installed and a job has not opted in: its reduces fetch
  * over HTTP from the same handlers, Hadoop's own shuffle. (A cluster per job cost each job about 15 s of start and
  * stop, and the jobs ran one after another.)
  */

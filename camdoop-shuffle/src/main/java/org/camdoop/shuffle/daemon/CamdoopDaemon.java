@@ -122,8 +122,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         List<Path> localDirs = daemon.localDirs();
         JarCache jarCache = JarCache.open(jobs, localDirs.get(0).resolve("camdoop/jar-cache"));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
-        ExecutorService vertices = new LevelledExecutor(daemon.vertexThreads(),
-                named("camdoop-vertex"));
+        ExecutorService vertices = new LevelledExecutor(daemon.vertexThreads(), named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
         TorusNode node = null;
         JobRegistry registry = null;

@@ -85,11 +85,6 @@ public final class LevelledExecutor extends AbstractExecutorService {
                 if (task == null) {
                     return;
                 }
-                // A task that left its thread interrupted (a user's combiner that restored the flag) must not hand
-                // the interrupt to the next one: a FileChannel read under it closes a map output shared by vertices.
-                if (!isShutdown()) {
-                    Thread.interrupted();
-                }
                 try {
                     task.run();
                 } catch (RuntimeException | Error e) {
@@ -131,6 +126,12 @@ public final class LevelledExecutor extends AbstractExecutorService {
                 Runnable r = queues.get(deepestFirst ? LEVELS - 1 - i : i).pollFirst();
                 if (r != null) {
                     queued--;
+                    // A task that left its thread interrupted (a user's combiner that restored the flag) must not
+                    // hand the interrupt to the next: a FileChannel read under it closes a map output vertices share.
+                    // After shutdownNow the flag is the worker's signal to stop, and stays.
+                    if (!shutdown) {
+                        Thread.interrupted();
+                    }
                     return r;
                 }
             }

@@ -47,13 +47,7 @@ public final class OutboundStream extends ScheduledSource {
     private CompletableFuture<Void> writable;
     /** Completed once every queued frame has been sent (handed to the link), for {@link #whenSent}. */
     private CompletableFuture<Void> sent;
-    /**
-     * The acknowledged sequence at the last retransmission tick, the ticks since it last moved, and the resends since
-     * (each doubles the quiet ticks the next one waits for, so a slow path is not flooded with duplicates).
-     */
-    private long ackedAtTick;
-    private int quietTicks;
-    private int resends;
+    private final RetransmitBackoff backoff = new RetransmitBackoff();
 
     // event loop
     private boolean urgent;
@@ -325,7 +319,7 @@ public final class OutboundStream extends ScheduledSource {
     public void resume() {
         synchronized (this) {
             ledger.rewind();
-            quietTicks = 0;
+            backoff.restart();
         }
         onReady.accept(this);
     }
@@ -337,7 +331,7 @@ public final class OutboundStream extends ScheduledSource {
     public void probe() {
         synchronized (this) {
             ledger.probe();
-            quietTicks = 0;
+            backoff.restart();
         }
         onReady.accept(this);
     }
@@ -348,23 +342,13 @@ public final class OutboundStream extends ScheduledSource {
      * them: they may have been lost on a broken path; a path that is only slow sees fewer and fewer duplicates).
      */
     public synchronized boolean unacknowledgedTooLong() {
-        if (closed || ledger.nextSeq() <= ledger.acked() + 1 || ledger.acked() != ackedAtTick) {
-            ackedAtTick = ledger.acked();
-            quietTicks = 0;
-            resends = 0;
-            return false;
-        }
-        if (++quietTicks < 2 << Math.min(resends, 5)) {
-            return false;
-        }
-        resends++;
-        return true;
+        return !closed && backoff.tick(ledger.acked(), ledger.nextSeq());
     }
 
     /** For diagnostics (a stalled stream's state): its ledger, buffers and end. */
     public synchronized String describe() {
-        return ledger + " end " + endSeq + " held " + held + "/" + reserved + " quiet " + quietTicks + " resends "
-                + resends + (closed ? " closed" : "") + (writable != null ? " writer waiting" : "");
+        return ledger + " end " + endSeq + " held " + held + "/" + reserved + " " + backoff + (closed ? " closed" : "")
+                + (writable != null ? " writer waiting" : "");
     }
 
     /** Releases every buffer and the reservation; {@code cause == null} means the stream completed. */
