@@ -38,8 +38,12 @@ public final class ExamplesProcess {
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // The client only submits and polls; a small heap keeps the 2-core, several-JVM run light.
+        // The client only submits and polls: a small heap, the C1 compiler alone and the serial collector keep the
+        // 2-core, several-JVM run light (C2's compilations and a parallel collector's threads would not pay back in a
+        // process this short).
         command.add("-Xmx256m");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
         // The tools log warnings only (simplelogger.properties); the job client's progress and job id are wanted here.
         command.add("-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info");
         command.add("-cp");

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The examples' sort (no combiner: Camdoop merges only) on randomwriter-like input and secondarysort (its own key
- * class, partitioner and grouping comparator, loaded by the daemons from the job's jar), each with Camdoop and with the
- * stock shuffle: the same output. All four jobs run at once on one cluster.
+ * class, partitioner and grouping comparator, loaded by the daemons from the job's jar), each through Camdoop on the
+ * cluster and with the stock shuffle in Hadoop's LocalJobRunner: the same output. The four run at once
+ * ({@link SharedCamdoopCluster#runBesideLocalStock} says why the references run locally).
  */
 // The classes that share the run's mini cluster run first (SharedCamdoopCluster.PerRun).
 @Order(SharedCamdoopCluster.CLASS_ORDER)
@@ -43,12 +44,12 @@ class CamdoopSortTest {
         Path camdoopOut = dir.resolve("sorted-camdoop");
         // Two reduces (two roots, two partitions to compare): left to itself, sort asks for 0.9 of the cluster's reduce
         // capacity, five or six reduce JVMs per job, which cost the two jobs side by side over a minute on 2 cores.
-        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runSideBySide(
+        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runBesideLocalStock(
                 List.of("sort", "-r", "2", random.toString(), stockOut.toString()),
                 List.of("sort", "-r", "2", random.toString(), camdoopOut.toString()));
         MiniClusterResult stock = both.stock();
         MiniClusterResult camdoop = both.camdoop();
-        CamdoopRuns.assertRanOnTheStockShuffle(stock);
+        assertEquals(0, stock.exit(), "the stock run's exit status");
         CamdoopRuns.assertWentThroughCamdoop(camdoop);
         assertEquals(0L, camdoop.counters().getOrDefault("Records combined on path", 0L), "sort has no combiner");
         // SequenceFiles carry a random sync marker per file: compare the records, in order.
@@ -124,12 +125,12 @@ class CamdoopSortTest {
         Files.writeString(in.resolve("pairs.txt"), lines);
         Path stockOut = dir.resolve("out-stock");
         Path camdoopOut = dir.resolve("out-camdoop");
-        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runSideBySide(
+        SharedCamdoopCluster.StockAndCamdoop both = SHARED.cluster().runBesideLocalStock(
                 List.of("secondarysort", in.toString(), stockOut.toString()),
                 List.of("secondarysort", in.toString(), camdoopOut.toString()));
         MiniClusterResult stock = both.stock();
         MiniClusterResult camdoop = both.camdoop();
-        CamdoopRuns.assertRanOnTheStockShuffle(stock);
+        assertEquals(0, stock.exit(), "the stock run's exit status");
         CamdoopRuns.assertWentThroughCamdoop(camdoop);
         String[] parts = CamdoopRuns.partFiles(stockOut);
         assertArrayEquals(parts, CamdoopRuns.partFiles(camdoopOut));

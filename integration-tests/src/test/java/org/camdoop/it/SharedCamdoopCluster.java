@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.stream.Stream;
+import org.camdoop.minicluster.ExamplesProcess;
 import org.camdoop.minicluster.MiniCluster;
 import org.camdoop.minicluster.MiniClusterResult;
 import org.camdoop.torus.topology.TorusShape;
@@ -42,12 +43,22 @@ final class SharedCamdoopCluster implements AutoCloseable {
     private final Path work;
     private final Path stockConf;
     private final Path camdoopConf;
+    /** A client configuration for the LocalJobRunner: Hadoop's defaults, its scratch space under {@link #work}. */
+    private final Path localConf;
 
-    private SharedCamdoopCluster(MiniCluster cluster, Path work, Path stockConf, Path camdoopConf) {
+    private SharedCamdoopCluster(MiniCluster cluster, Path work, Path stockConf, Path camdoopConf) throws IOException {
         this.cluster = cluster;
         this.work = work;
         this.stockConf = stockConf;
         this.camdoopConf = camdoopConf;
+        this.localConf = Files.createDirectories(work.resolve("client-local"));
+        org.apache.hadoop.conf.Configuration local = new org.apache.hadoop.conf.Configuration(false);
+        local.set("mapreduce.framework.name", "local");
+        local.set("fs.defaultFS", "file:///");
+        local.set("hadoop.tmp.dir", work.resolve("local-runner").toString());
+        try (java.io.OutputStream out = Files.newOutputStream(localConf.resolve("core-site.xml"))) {
+            local.writeXml(out);
+        }
     }
 
     static SharedCamdoopCluster start(Path work) throws IOException, InterruptedException {
@@ -77,7 +88,25 @@ final class SharedCamdoopCluster implements AutoCloseable {
      * stock run is always waited for (and its program stopped if this thread is interrupted, e.g. by a timeout).
      */
     StockAndCamdoop runSideBySide(List<String> stockProgram, List<String> camdoopProgram) throws Exception {
-        FutureTask<MiniClusterResult> stock = new FutureTask<>(() -> run(true, stockProgram));
+        return besideCamdoop(() -> run(true, stockProgram), camdoopProgram);
+    }
+
+    /**
+     * As {@link #runSideBySide}, but the stock run, the job's reference output, runs in Hadoop's LocalJobRunner (its
+     * stock shuffle, with the local fetcher) in one child JVM: a job on the cluster costs a client, an ApplicationMaster
+     * and a JVM per task on the 2 cores the Camdoop job needs. The stock shuffle on the cluster is checked by
+     * CamdoopWordCountTest and by the fallback tests. Its result has no counters.
+     */
+    StockAndCamdoop runBesideLocalStock(List<String> stockProgram, List<String> camdoopProgram) throws Exception {
+        return besideCamdoop(() -> {
+            ExamplesProcess.Outcome local = cluster.runExamples(localConf, stockProgram, System.out, System.err);
+            return new MiniClusterResult(local.exit(), local.seconds(), Map.of(), local.jobs());
+        }, camdoopProgram);
+    }
+
+    private StockAndCamdoop besideCamdoop(java.util.concurrent.Callable<MiniClusterResult> stockRun,
+            List<String> camdoopProgram) throws Exception {
+        FutureTask<MiniClusterResult> stock = new FutureTask<>(stockRun);
         Thread stockThread = new Thread(stock, "stock-job");
         stockThread.start();
         MiniClusterResult camdoop;
