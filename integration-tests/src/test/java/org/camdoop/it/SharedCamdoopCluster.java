@@ -93,9 +93,9 @@ final class SharedCamdoopCluster implements AutoCloseable {
 
     /**
      * As {@link #runSideBySide}, but the stock run, the job's reference output, runs in Hadoop's LocalJobRunner (its
-     * stock shuffle, with the local fetcher) in one child JVM: a job on the cluster costs a client, an ApplicationMaster
-     * and a JVM per task on the 2 cores the Camdoop job needs. The stock shuffle on the cluster is checked by
-     * CamdoopWordCountTest and by the fallback tests. Its result has no counters.
+     * stock shuffle, with the local fetcher) in one child JVM: a job on the cluster costs a client, an
+     * ApplicationMaster and a JVM per task on the 2 cores the Camdoop job needs. The stock shuffle on the cluster is
+     * checked by CamdoopWordCountTest and by the fallback tests. Its result has no counters.
      */
     StockAndCamdoop runBesideLocalStock(List<String> stockProgram, List<String> camdoopProgram) throws Exception {
         return besideCamdoop(() -> {

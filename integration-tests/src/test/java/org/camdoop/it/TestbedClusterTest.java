@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.terasort.TeraGen;
+import org.apache.hadoop.examples.terasort.TeraSort;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,16 +37,16 @@ import org.junit.jupiter.api.io.TempDir;
  * jars from Maven Central, each a process on its own host) and 18 forwarding-only daemons. Jobs are the unmodified
  * examples jar, submitted by the ordinary job client; Camdoop's differ from the stock ones only in the two job keys.
  *
- * <p>Wordcount through Camdoop gives the stock shuffle's output ({@link WordCountInput#expectedOutput}, which
- * CamdoopWordCountTest checks against a stock job's on the mini cluster in the same run), and terasort through Camdoop
- * is byte-identical to a stock terasort run at the same time (as jobs of different users share a cluster). Then faults,
- * each injected once the job's first map output is on disk (so before the reduce can have its input): {@code kill -9}
- * of a forwarding-only daemon together with a cut of a torus link of a host holding that map output, then
- * {@code kill -9} of the NodeManager (and so the daemon) holding it. Each job must still complete with the stock
- * output, with no reduce attempt on the stock shuffle. What each fault costs is printed, with the reason of every
- * reduce attempt that ran the stock shuffle (docs/recovery.md). The tests run in order on one testbed: each fault stays
- * in place for the next. (Until late 2026-11-26 the wordcount ran beside a stock one and the daemon kill and the cut had a
- * job each: the same checks, with two jobs more on 2 cores.)
+ * <p>Wordcount and terasort through Camdoop give the stock shuffle's output: wordcount's is
+ * {@link WordCountInput#expectedOutput}, which CamdoopWordCountTest checks against a stock job's on the mini cluster in
+ * the same run; terasort's is byte-identical to the same terasort run on the stock shuffle in this JVM's
+ * LocalJobRunner. Then faults, each injected once the job's first map output is on disk (so before the reduce can
+ * have its input): {@code kill -9} of a forwarding-only daemon together with a cut of a torus link of a host holding
+ * that map output, then {@code kill -9} of the NodeManager (and so the daemon) holding it. Each job must still
+ * complete with the stock output, with no reduce attempt on the stock shuffle. What each fault costs is printed, with
+ * the reason of every reduce attempt that ran the stock shuffle (docs/recovery.md). The tests run in order on one
+ * testbed: each fault stays in place for the next. (Until late 2026-11-26 a stock job ran on the testbed beside each
+ * of the first two, and the daemon kill and the cut had a job each: the same checks, with four jobs more on 2 cores.)
  *
  * <p>Needs root and iproute2 (CI has both): without them it fails, saying so, rather than skipping.
  */
@@ -118,7 +119,7 @@ class TestbedClusterTest {
     @Order(1)
     void wordcountThroughCamdoopGivesTheStockOutput() throws Exception {
         Path out = dir.resolve("wordcount-camdoop");
-        Job camdoop = Job.start(this, false, List.of("wordcount", input.toString(), out.toString()));
+        Job camdoop = Job.start(this, List.of("wordcount", input.toString(), out.toString()));
         camdoop.await();
         assertEquals(0, camdoop.counter(FALLBACKS).orElse(0L), camdoop.output());
         assertTrue(camdoop.counter(RECEIVED).orElse(0L) > 0, camdoop.output());
@@ -139,16 +140,21 @@ class TestbedClusterTest {
         assertEquals(0, ToolRunner.run(local, new TeraGen(), new String[] {"60000", generated.toString()}), "teragen");
         Path stock = dir.resolve("tera-stock");
         Path camdoop = dir.resolve("tera-camdoop");
-        Job stockJob = Job.start(this, true, terasort(generated, stock));
-        Job camdoopJob = Job.start(this, false, terasort(generated, camdoop));
-        stockJob.await();
+        List<String> program = new ArrayList<>(List.of("terasort"));
+        program.addAll(terasort(generated, camdoop));
+        Job camdoopJob = Job.start(this, program);
+        // The reference, while the testbed sorts: the same program on the stock shuffle in this JVM's LocalJobRunner
+        // (the same input splits, so the same sampled partition file and the same two partitions).
+        assertEquals(0, ToolRunner.run(local, new TeraSort(), terasort(generated, stock).toArray(String[]::new)),
+                "terasort on the stock shuffle");
         camdoopJob.await();
         assertEquals(0, camdoopJob.counter(FALLBACKS).orElse(0L), camdoopJob.output());
         for (String part : List.of("part-r-00000", "part-r-00001")) {
             assertTrue(Files.size(stock.resolve(part)) > 0, part);
             assertEquals(-1L, Files.mismatch(stock.resolve(part), camdoop.resolve(part)), part + " differs");
         }
-        figure("terasort", stockJob, camdoopJob);
+        figures.add(String.format(Locale.ROOT, "testbed terasort through Camdoop: %.1f s (job client, launch to exit)",
+                camdoopJob.seconds()));
     }
 
     /**
@@ -159,7 +165,7 @@ class TestbedClusterTest {
      * nothing is needed.
      */
     private static List<String> terasort(Path in, Path out) {
-        return List.of("terasort", "-Dmapreduce.job.reduces=2", "-Dmapreduce.job.working.dir=" + out, in.toString(),
+        return List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.job.working.dir=" + out, in.toString(),
                 out.toString());
     }
 
@@ -192,7 +198,7 @@ class TestbedClusterTest {
     private Job faulted(String what, java.util.function.Function<String, List<List<String>>> faults)
             throws Exception {
         Path out = dir.resolve("wordcount-" + figures.size());
-        Job job = Job.start(this, false, List.of("wordcount", input.toString(), out.toString()));
+        Job job = Job.start(this, List.of("wordcount", input.toString(), out.toString()));
         String holder = job.firstMapOutputHost();
         long faultNanos = System.nanoTime();
         for (List<String> fault : faults.apply(holder)) {
@@ -207,12 +213,6 @@ class TestbedClusterTest {
                 job.counter(RECEIVED).orElse(0L), job.fallbackReasons().stream().map(r -> "\n    why: " + r)
                         .collect(java.util.stream.Collectors.joining())));
         return job;
-    }
-
-    private void figure(String program, Job stock, Job camdoop) {
-        figures.add(String.format(Locale.ROOT, "testbed %s, the two side by side: stock %.1f s, Camdoop %.1f s (job"
-                + " client, launch to exit)",
-                program, stock.seconds(), camdoop.seconds()));
     }
 
     /** The +x neighbour of {@code x,y,z} on the 3x3x3 torus, or its +y one where that is the killed daemon's. */
@@ -245,13 +245,10 @@ class TestbedClusterTest {
             this.exitNanos = process.onExit().thenApply(p -> System.nanoTime());
         }
 
-        static Job start(TestbedClusterTest t, boolean stock, List<String> program) throws IOException {
+        /** Starts {@code program} through Camdoop (the two job keys, as {@code testbed run} adds them). */
+        static Job start(TestbedClusterTest t, List<String> program) throws IOException {
             List<String> command = new ArrayList<>(List.of(t.home.resolve("sbin/camdoop-testbed.sh").toString(),
-                    "run"));
-            if (stock) {
-                command.add("--stock");
-            }
-            command.add("--");
+                    "run", "--"));
             command.addAll(program);
             Path log = Files.createTempFile(t.dir, program.get(0) + "-", ".log");
             ProcessBuilder pb = new ProcessBuilder(command).directory(t.home.toFile()).redirectErrorStream(true)

@@ -65,10 +65,11 @@ class StatusPageBrowserTest {
         assertTrue(Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(DRIVER)),
                 "needs Debian's chromium and chromium-driver (.ci/run installs them): " + CHROMIUM + ", " + DRIVER);
         TorusShape shape = TorusShape.parse("3x3x3");
-        // Shaped links keep the shuffle running for seconds; a cut link stays down 6 s before its redial (a start-up
-        // dial that came too early waits as long), and is routed around after 2 s, half the failure timeout.
+        // Shaped links keep the shuffle running for seconds (about 7: many of the page's polls, a second apart, even
+        // on a loaded machine); a cut link stays down 6 s before its redial (a start-up dial that came too early
+        // waits as long), and is routed around after 2 s, half the failure timeout.
         TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET,
-                "status-page-test-cluster-secret-32-bytes", TransportConfig.SHAPING_BYTES_PER_SECOND, "400000",
+                "status-page-test-cluster-secret-32-bytes", TransportConfig.SHAPING_BYTES_PER_SECOND, "200000",
                 TransportConfig.RECONNECT_INITIAL_MS, "6000", TransportConfig.RECONNECT_MAX_MS, "6000",
                 TransportConfig.FAILURE_TIMEOUT_MS, "4000"));
         JobConf job = WordCounts.job(1);
@@ -89,9 +90,6 @@ class StatusPageBrowserTest {
                 attempts.add(attempt);
             }
             Coord root = new Coord(1, 1, 1);
-            RootStream stream = torus.service(shape.index(root)).startShuffle(new ShuffleSpec(
-                    ShuffleKeys.jobKey(JOB), JOB, 0, 0, root, ShuffleMode.NOAGG, TreeChoice.SIX, attempts));
-            CompletableFuture<StreamItem> end = CompletableFuture.supplyAsync(() -> drain(stream));
 
             ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
                     .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900");
@@ -109,6 +107,11 @@ class StatusPageBrowserTest {
                     assertEquals(81L, js(browser, "return document.querySelectorAll('path.link.up').length"));
                     assertEquals(27L, js(browser, "return document.querySelectorAll('g.node').length"));
                     assertEquals("1,1,1", js(browser, "return document.querySelector('g.node.self').dataset.coord"));
+                    // The shuffle starts once the page draws the torus: a browser that came up slowly on a loaded
+                    // machine once found a shuffle started before it already over.
+                    RootStream stream = torus.service(shape.index(root)).startShuffle(new ShuffleSpec(
+                            ShuffleKeys.jobKey(JOB), JOB, 0, 0, root, ShuffleMode.NOAGG, TreeChoice.SIX, attempts));
+                    CompletableFuture<StreamItem> end = CompletableFuture.supplyAsync(() -> drain(stream));
                     // While the shuffle runs: its row, and links coloured by the bytes they carry between two polls.
                     wait.until(b -> b.findElement(By.cssSelector("#shuffles tbody")).getText().contains(JOB + " 0 1,1,1"));
                     wait.until(b -> (Boolean) js(b, "return [...document.querySelectorAll('path.link')]"
