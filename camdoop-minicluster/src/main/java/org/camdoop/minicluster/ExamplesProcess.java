@@ -38,9 +38,9 @@ public final class ExamplesProcess {
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // The client only submits and polls: a small heap, the C1 compiler alone and the serial collector keep the
-        // 2-core, several-JVM run light (C2's compilations and a parallel collector's threads would not pay back in a
-        // process this short).
+        // The client mostly submits and polls (or runs a small job in the LocalJobRunner, as the end-to-end tests'
+        // references do): a small heap, the C1 compiler alone and the serial collector keep the 2-core, several-JVM
+        // run light (C2's compilations and a parallel collector's threads would not pay back in a process this short).
         command.add("-Xmx256m");
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-XX:+UseSerialGC");

@@ -56,6 +56,9 @@ final class SharedCamdoopCluster implements AutoCloseable {
         local.set("mapreduce.framework.name", "local");
         local.set("fs.defaultFS", "file:///");
         local.set("hadoop.tmp.dir", work.resolve("local-runner").toString());
+        // The child JVM's heap is small (ExamplesProcess), and the references' inputs are too: a map's sort buffer
+        // of 16 MB, not 100.
+        local.setInt("mapreduce.task.io.sort.mb", 16);
         try (java.io.OutputStream out = Files.newOutputStream(localConf.resolve("core-site.xml"))) {
             local.writeXml(out);
         }
