@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.util.ResourceLeakDetector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,32 +28,20 @@ import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TransportConfig;
 import org.camdoop.torus.transport.stream.BufferBudget;
 import org.camdoop.torus.trees.TreeChoice;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Many shuffles at once share each daemon's fixed buffer budget; too small a budget fails clearly, never hangs. */
+/**
+ * Many shuffles at once share each daemon's fixed buffer budget; too small a budget fails clearly, never hangs.
+ *
+ * <p>Netty's leak detection samples here ({@link SampledLeakDetection}): 100 shuffles on 27 daemons pass hundreds of
+ * thousands of buffers, and paranoid detection's stack trace of every access of every one filled the 1 GB heap
+ * (750,000 trace records) and made the test take four times as long, 45 s against 11 s.
+ */
+@ExtendWith(SampledLeakDetection.class)
 class BoundedMemoryTest {
 
-    private static ResourceLeakDetector.Level leakLevel;
-
-    /**
-     * Netty's leak detection samples here instead of tracking every buffer (the tests' default, paranoid): 100 shuffles
-     * on 27 daemons pass hundreds of thousands of buffers, and paranoid detection's stack trace of every access of
-     * every one filled the 1 GB heap (750,000 trace records) and made the test take four times as long, 45 s against
-     * 11 s. A systematic leak shows in a sample of that many.
-     */
-    @BeforeAll
-    static void sampleLeaks() {
-        leakLevel = ResourceLeakDetector.getLevel();
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.ADVANCED);
-    }
-
-    @AfterAll
-    static void restoreLeakDetection() {
-        ResourceLeakDetector.setLevel(leakLevel);
-    }
 
     private static final String JOB = "job_1700000000000_0011";
     private static final TorusShape SHAPE = TorusShape.parse("3x3x3");

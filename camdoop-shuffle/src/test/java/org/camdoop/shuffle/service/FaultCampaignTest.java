@@ -31,6 +31,7 @@ import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TransportConfig;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the design gives; nothing may hang or differ. The counts are printed (and quoted in docs/recovery.md). A torus serves runs until its spare servers (those without map outputs, which a crash may take
  * without losing data) are used up; each run is a new reduce attempt. {@code -Dcamdoop.campaign.runs=N} runs more.
  */
+@ExtendWith(SampledLeakDetection.class)
 class FaultCampaignTest {
 
     private static final TorusShape SHAPE = TorusShape.parse("3x3x3");

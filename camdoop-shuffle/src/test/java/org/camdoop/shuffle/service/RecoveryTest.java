@@ -31,6 +31,7 @@ import org.camdoop.torus.transport.TransportConfig;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * whole, and the reducer gets exactly the reference: no record lost or counted twice. The crashed server holds no map
  * output of the job, as in the paper's Figure 9 runs (a lost map output is FailureCleanupTest's case).
  */
+@ExtendWith(SampledLeakDetection.class)
 class RecoveryTest {
 
     private static final String JOB = "job_1700000000000_0031";
