@@ -31,7 +31,13 @@ running_pid() {
   [ -f "$PID_FILE" ] || return 1
   local pid
   pid="$(cat "$PID_FILE")"
-  kill -0 "$pid" 2>/dev/null && echo "$pid"
+  kill -0 "$pid" 2>/dev/null || return 1
+  # A daemon killed with -9 stays a zombie until its parent (init, once the starting shell is gone) reaps it, and
+  # kill -0 still finds a zombie: read its state (the field after the command name) where /proc has it.
+  if [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f1)" = Z ]; then
+    return 1
+  fi
+  echo "$pid"
 }
 
 case "$1" in

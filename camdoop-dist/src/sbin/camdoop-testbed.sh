@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# camdoop-testbed.sh up|run|check|kill|cut|down: a torus of real daemon processes on this one machine, each in its
+# camdoop-testbed.sh up|run|check|kill|start|cut|down: a torus of real daemon processes on this one machine, each in its
 # own network namespace with its own address, joined by one veth pair per torus link shaped with tc (needs root); with
 # --hadoop, a YARN cluster beside it: a switch, a master (ResourceManager, JobHistory server) and NodeManagers that
 # host their servers' daemons.
@@ -11,6 +11,8 @@
 #                                                     through Camdoop (--stock: Hadoop's own shuffle)
 #   check                                              sbin/camdoop-daemons.sh check over the testbed
 #   kill X,Y,Z                                         kill -9 the daemon of that server (its NodeManager, if any)
+#   start X,Y,Z                                        start a killed standalone daemon again: a new run of it, which
+#                                                     rejoins the torus (docs/recovery.md, "Rejoin")
 #   cut X,Y,Z X',Y',Z'                                 take the torus link between two neighbours down
 #   down                                               stop everything, remove every namespace, link and file
 #
@@ -26,7 +28,7 @@ WORK="${CAMDOOP_TESTBED_DIR:-/tmp/camdoop-testbed}"
 PORT=7700
 
 die() { echo "camdoop-testbed: $*" >&2; exit 1; }
-usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cmd="$1"; shift
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, veth pairs, tc)"
@@ -181,6 +183,14 @@ case "$cmd" in
     pid_file="$WORK/pids/camdoop-testbed-${1//,/_}-daemon.pid"
     [ -f "$pid_file" ] || die "no daemon of server $1 in this testbed"
     kill -9 "$(cat "$pid_file")" && echo "camdoop-testbed: killed the daemon of $1" ;;
+  start)
+    load_shape; [ $# -eq 1 ] || usage
+    grep -q "^$1 " "$WORK/topology" || die "no server $1 in this testbed"
+    ! grep -qxF "$1" "$WORK/nodemanager-servers" 2>/dev/null \
+        || die "the daemon of $1 runs inside its NodeManager: restart the NodeManager instead"
+    echo "$1" > "$WORK/start-servers"
+    CAMDOOP_SERVERS="$WORK/start-servers" daemons start
+    echo "camdoop-testbed: started the daemon of $1" ;;
   cut)
     load_shape; [ $# -eq 2 ] || usage
     IFS=, read -r x1 y1 z1 <<<"$1"; IFS=, read -r x2 y2 z2 <<<"$2"

@@ -67,6 +67,46 @@ class TestbedTest {
         assertTrue(!Files.exists(work), "no testbed files left");
     }
 
+    /**
+     * A daemon killed and declared failed by its neighbours (failure timeout 1 s), then started again with
+     * {@code testbed start}: its neighbours see a new run of it in the link handshake, take it back (every daemon logs
+     * that it rejoined) and use its links again. Before rejoin existed it stayed out of every view until all daemons
+     * restarted.
+     */
+    @Test
+    void aKilledDaemonStartedAgainRejoinsTheTorus() throws Exception {
+        Path home = Distribution.unpack(dir);
+        Path work = dir.resolve("testbed");
+        Map<String, String> env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
+        Path script = home.resolve("sbin/camdoop-testbed.sh");
+        String logs = "cat " + work.resolve("logs") + "/camdoop-testbed-*-daemon.log";
+        try {
+            Distribution.Result up = Distribution.run(home, env, script.toString(), "up", "--shape", "2x2x1",
+                    "--link-mbps", "50", "--failure-timeout-ms", "1000");
+            assertEquals(0, up.exit(), up.out());
+            Distribution.awaitCheck(home, env, 0, out -> count(out, " 2 of 2 up") == 4, script.toString(), "check");
+
+            assertEquals(0, Distribution.run(home, env, script.toString(), "kill", "1,1,0").exit());
+            Distribution.awaitCheck(home, env, 0, out -> count(out, "server 1,1,0 unreachable for the failure timeout"
+                    + " (its link down, no answer around it): declared failed") == 2, "sh", "-c", logs);
+
+            Distribution.Result started = Distribution.run(home, env, script.toString(), "start", "1,1,0");
+            assertEquals(0, started.exit(), started.out());
+            assertTrue(started.out().contains("camdoop-testbed: started the daemon of 1,1,0"), started.out());
+            Distribution.awaitCheck(home, env, 0, out -> count(out, " 2 of 2 up") == 4, script.toString(), "check");
+            // Each of the three others takes the new run back, and the two neighbours use their links to it again.
+            Distribution.Result rejoined = Distribution.awaitCheck(home, env, 0,
+                    out -> count(out, "server 1,1,0 rejoined: a new run of its daemon") == 3
+                            && count(out, "is up to a restarted daemon") == 2, "sh", "-c", logs);
+            assertEquals(2, count(rejoined.out(), "declared failed"), "nobody else was declared failed");
+            assertEquals(1, Distribution.run(home, env, script.toString(), "start", "0,0,0").exit(),
+                    "a daemon that runs is not started twice");
+        } finally {
+            Distribution.Result down = Distribution.run(home, env, script.toString(), "down");
+            assertEquals(0, down.exit(), down.out());
+        }
+    }
+
     private static long count(String s, String what) {
         return s.lines().filter(l -> l.contains(what)).count();
     }

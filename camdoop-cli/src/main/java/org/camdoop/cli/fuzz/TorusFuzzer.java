@@ -71,7 +71,7 @@ final class TorusFuzzer implements Runnable {
         int kind = random.nextInt(10);
         if (position == 0 && kind < 5) {
             return mutate(bytes(FrameWriter.hello(ByteBufAllocator.DEFAULT, FrameLayout.PROTOCOL_VERSION,
-                    coord(), coord(), randomBytes(FrameLayout.NONCE_BYTES))));
+                    coord(), coord(), randomBytes(FrameLayout.NONCE_BYTES), random.nextLong())));
         }
         return switch (kind) {
             case 0, 1, 2 -> mutate(bytes(FrameWriter.auth(ByteBufAllocator.DEFAULT, randomBytes(32))));

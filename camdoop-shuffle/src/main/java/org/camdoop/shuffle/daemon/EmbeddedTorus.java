@@ -65,6 +65,12 @@ public final class EmbeddedTorus implements AutoCloseable {
     /** Per server: its job registry and jar cache (null for servers that are not live). */
     private final List<JobRegistry> registries = new ArrayList<>();
     private final List<JarCache> jarCaches = new ArrayList<>();
+    /** What every daemon is started with, kept for {@link #restart}. */
+    private final TransportConfig config;
+    private final Topology topology;
+    private final StreamPacer pacer;
+    private final DaemonConfig daemonConfig;
+    private final JobsConfig jobsConfig;
 
     private EmbeddedTorus(TorusShape shape, FailureView view, TransportConfig config, Wiring wiring, int threads,
             long specWaitMs, Optional<SwitchEmulation> switchEmulation) throws IOException, InterruptedException {
@@ -74,6 +80,7 @@ public final class EmbeddedTorus implements AutoCloseable {
         }
         this.shape = shape;
         this.view = view;
+        this.config = config;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "camdoop-embedded-timer");
             t.setDaemon(true);
@@ -81,10 +88,10 @@ public final class EmbeddedTorus implements AutoCloseable {
         });
         this.jarCacheRoot = Files.createTempDirectory("camdoop-embedded-jars");
         // The timer also wakes streams waiting for switch tokens: its tasks only post to vertex mailboxes.
-        StreamPacer pacer = switchEmulation.<StreamPacer>map(sw -> new SwitchPacer(shape.size(), sw.bytesPerSecond(),
+        this.pacer = switchEmulation.<StreamPacer>map(sw -> new SwitchPacer(shape.size(), sw.bytesPerSecond(),
                 sw.burstBytes(), System::nanoTime,
                 (nanos, wake) -> timer.schedule(wake, nanos, TimeUnit.NANOSECONDS))).orElse(StreamPacer.NONE);
-        Topology topology = wiring == Wiring.IN_JVM
+        this.topology = wiring == Wiring.IN_JVM
                 ? Topology.inJvm(shape, "embedded-" + System.identityHashCode(this))
                 : Topology.tcp(shape, loopbackPorts(shape, view));
         this.group = TorusNode.groupFor(topology, config, Math.max(1, threads));
@@ -96,8 +103,8 @@ public final class EmbeddedTorus implements AutoCloseable {
         // Every embedded daemon runs with the daemon's defaults, but for how long a START waits for its job's spec.
         Configuration defaults = new Configuration(false);
         defaults.setLong(DaemonConfig.SPEC_WAIT_MS, specWaitMs);
-        DaemonConfig daemonConfig = DaemonConfig.from(defaults);
-        JobsConfig jobsConfig = JobsConfig.from(new Configuration(false));
+        this.daemonConfig = DaemonConfig.from(defaults);
+        this.jobsConfig = JobsConfig.from(new Configuration(false));
         try {
             for (int s = 0; s < shape.size(); s++) {
                 if (!view.isLive(s)) {
@@ -107,33 +114,41 @@ public final class EmbeddedTorus implements AutoCloseable {
                     jarCaches.add(null);
                     continue;
                 }
-                JarCache cache = JarCache.open(jarCacheRoot.resolve(Integer.toString(s)),
-                        JobsConfig.JAR_CACHE_MAX_BYTES_DEFAULT);
-                TorusNode node = TorusNode.start(config, topology, shape.coord(s), group, view);
-                nodes.add(node);
-                final int server = s;
-                DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemonConfig, jobsConfig, cache, MapOutputLocator.nowhere(), node, view,
-                        vertexThreads, timer, pacer, new DaemonAssembly.Sources() {
-                            @Override
-                            public MapOutputCatalog catalog(JobRegistry registry) {
-                                return jobId -> outputs.getOrDefault(server, Map.of()).getOrDefault(jobId, List.of());
-                            }
-
-                            @Override
-                            public AggregationSpecs specs(JobRegistry registry) {
-                                AggregationSpecs own = DaemonAssembly.REGISTRY.specs(registry);
-                                return jobId -> Optional.ofNullable(jobs.get(jobId)).or(() -> own.forJob(jobId));
-                            }
-                        });
-                jarCaches.add(cache);
-                registries.add(parts.registry());
-                services.add(parts.service());
+                nodes.add(null);
+                services.add(null);
+                registries.add(null);
+                jarCaches.add(null);
+                startDaemon(s);
             }
             awaitLinks(view, java.time.Duration.ofSeconds(30));
         } catch (InterruptedException | RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    /** Starts the daemon of server {@code s} (transport, service, jar cache, job registry) in its slot of the lists. */
+    private void startDaemon(int s) throws IOException, InterruptedException {
+        JarCache cache = JarCache.open(jarCacheRoot.resolve(Integer.toString(s)),
+                JobsConfig.JAR_CACHE_MAX_BYTES_DEFAULT);
+        jarCaches.set(s, cache);
+        TorusNode node = TorusNode.start(config, topology, shape.coord(s), group, view);
+        nodes.set(s, node);
+        DaemonAssembly.Parts parts = DaemonAssembly.assemble(daemonConfig, jobsConfig, cache,
+                MapOutputLocator.nowhere(), node, view, vertexThreads, timer, pacer, new DaemonAssembly.Sources() {
+                    @Override
+                    public MapOutputCatalog catalog(JobRegistry registry) {
+                        return jobId -> outputs.getOrDefault(s, Map.of()).getOrDefault(jobId, List.of());
+                    }
+
+                    @Override
+                    public AggregationSpecs specs(JobRegistry registry) {
+                        AggregationSpecs own = DaemonAssembly.REGISTRY.specs(registry);
+                        return jobId -> Optional.ofNullable(jobs.get(jobId)).or(() -> own.forJob(jobId));
+                    }
+                });
+        registries.set(s, parts.registry());
+        services.set(s, parts.service());
     }
 
     /**
@@ -302,6 +317,22 @@ public final class EmbeddedTorus implements AutoCloseable {
         // of restarting it (a fault campaign run, once the tests ran faster).
         nodes.get(server).crash();
         dying.halt("daemon " + shape.coord(server) + " crashed");
+    }
+
+    /**
+     * Starts a new run of a daemon that {@link #crash crashed}, as an operator or the NodeManager restarts a killed
+     * process: a new transport with a larger incarnation, a new service knowing nothing of jobs, map outputs (what its
+     * tasks had registered died with the process) or failures. Its neighbours redial it; once a link is up, each learns
+     * from the handshake that this is a later run and the server rejoins every daemon's view (docs/recovery.md,
+     * "Rejoin"). Returns without waiting for the links.
+     */
+    public void restart(int server) throws IOException, InterruptedException {
+        if (!view.isLive(server)) {
+            throw new IllegalArgumentException("server " + shape.coord(server) + " is not in the torus");
+        }
+        outputs.remove(server);
+        registries.get(server).close();
+        startDaemon(server);
     }
 
     public TorusNode node(int server) {

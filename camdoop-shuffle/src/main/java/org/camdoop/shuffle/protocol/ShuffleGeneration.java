@@ -15,14 +15,17 @@ import java.util.Optional;
  * @param resumeAfter  the last key (raw bytes, the job's sort order) the reducer received with all its records;
  *                     empty when the run starts from the first key
  * @param failed       the servers the root knew failed when it started this generation, ascending
+ * @param incarnations the incarnation of each failed server's daemon the root knew declared failed, in the order of
+ *                     {@code failed}: a daemon that has seen a later run of one of them rejoin does not take it for
+ *                     failed again (docs/recovery.md, "Rejoin")
  */
-public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed) {
+public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations) {
 
     /** Keys a resumed generation may name: one service message carries it. */
     public static final int MAX_RESUME_KEY_BYTES = 16 * 1024;
 
     /** The first run of a shuffle, on a failure view with no failed server. */
-    public static final ShuffleGeneration FIRST = new ShuffleGeneration(0, Optional.empty(), new int[0]);
+    public static final ShuffleGeneration FIRST = new ShuffleGeneration(0, Optional.empty(), new int[0], new long[0]);
 
     public ShuffleGeneration {
         if (number < 0) {
@@ -34,7 +37,15 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
         }
         resumeAfter = resumeAfter.map(byte[]::clone);
         failed = failed.clone();
+        incarnations = incarnations.clone();
+        if (incarnations.length != failed.length) {
+            throw new IllegalArgumentException(failed.length + " failed servers but " + incarnations.length
+                    + " incarnations");
+        }
         for (int i = 0; i < failed.length; i++) {
+            if (incarnations[i] < 0) {
+                throw new IllegalArgumentException("incarnation " + incarnations[i] + " of failed server " + failed[i]);
+            }
             if (failed[i] < 0 || (i > 0 && failed[i] <= failed[i - 1])) {
                 throw new IllegalArgumentException("failed servers must be distinct, >= 0 and ascending: "
                         + Arrays.toString(failed));
@@ -42,14 +53,14 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
         }
     }
 
-    /** The first run of a shuffle on a failure view with these failed servers (ascending). */
-    public static ShuffleGeneration first(int[] failed) {
-        return new ShuffleGeneration(0, Optional.empty(), failed);
+    /** The first run of a shuffle on a failure view with these failed servers (ascending) at these incarnations. */
+    public static ShuffleGeneration first(int[] failed, long[] incarnations) {
+        return new ShuffleGeneration(0, Optional.empty(), failed, incarnations);
     }
 
     /** The next generation: resumes after {@code lastKey} (empty: from the start) with {@code failedNow}. */
-    public ShuffleGeneration next(Optional<byte[]> lastKey, int[] failedNow) {
-        return new ShuffleGeneration(number + 1, lastKey, failedNow);
+    public ShuffleGeneration next(Optional<byte[]> lastKey, int[] failedNow, long[] incarnationsNow) {
+        return new ShuffleGeneration(number + 1, lastKey, failedNow, incarnationsNow);
     }
 
     @Override
@@ -63,8 +74,14 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
     }
 
     @Override
+    public long[] incarnations() {
+        return incarnations.clone();
+    }
+
+    @Override
     public boolean equals(Object o) {
         return o instanceof ShuffleGeneration g && number == g.number && Arrays.equals(failed, g.failed)
+                && Arrays.equals(incarnations, g.incarnations)
                 && resumeAfter.isPresent() == g.resumeAfter.isPresent()
                 && (resumeAfter.isEmpty() || Arrays.equals(resumeAfter.get(), g.resumeAfter.get()));
     }

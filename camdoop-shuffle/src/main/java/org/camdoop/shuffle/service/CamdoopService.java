@@ -4,8 +4,10 @@ import io.netty.buffer.Unpooled;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.camdoop.shuffle.protocol.ShuffleGeneration;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.net.StartProof;
@@ -52,8 +54,7 @@ public final class CamdoopService {
     private final TorusShape shape;
     private final RunningShuffles running = new RunningShuffles();
     private final RootedShuffles rooted = new RootedShuffles();
-    private final List<java.util.function.Consumer<ShuffleSpec>> restartListeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<ShuffleSpec>> restartListeners = new CopyOnWriteArrayList<>();
     /** Why the other daemons no longer count this one ({@link #excluded}); null while they do. */
     private volatile String exclusion;
     /** {@link #halt} was called: this daemon plays dead. */
@@ -103,10 +104,9 @@ public final class CamdoopService {
         node.setServiceHandler(inbox::onMessage);
         node.addListener(new TransportListener() {
             @Override
-            public void serverFailed(Coord server) {
-                // On the event loop: the view changes at once (a listener added after this one sees it), the
-                // shuffles' side of it runs on the vertex threads.
-                serverDown(shape.index(server), true);
+            public void serverFailed(Coord server, long incarnation) {
+                // On the event loop: the view changes at once, the shuffles' side of it runs on the vertex threads.
+                serverDown(new ServerRun(shape.index(server), incarnation), true);
             }
         });
     }
@@ -114,6 +114,11 @@ public final class CamdoopService {
     /** Failed and vacant servers as this daemon knows them. */
     public FailureView view() {
         return views.current();
+    }
+
+    /** Completes with this daemon's failure view once it satisfies {@code condition} (at once if it does now). */
+    public CompletableFuture<FailureView> whenView(java.util.function.Predicate<FailureView> condition) {
+        return views.when(condition);
     }
 
     /** This daemon's part of the job spec broadcast. */
@@ -142,7 +147,7 @@ public final class CamdoopService {
     }
 
     /** Calls {@code listener} (on a vertex thread: keep it short) with each restart's new generation, before it runs. */
-    public void onRestart(java.util.function.Consumer<ShuffleSpec> listener) {
+    public void onRestart(Consumer<ShuffleSpec> listener) {
         restartListeners.add(listener);
     }
 
@@ -193,7 +198,7 @@ public final class CamdoopService {
         }
         FailureView current = views.current();
         // Every daemon plans with the failure view the root started on (carried in START), not with its own.
-        ShuffleSpec spec = requested.withGeneration(ShuffleGeneration.first(views.failed()));
+        ShuffleSpec spec = requested.withGeneration(views.firstGeneration());
         recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
         // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another path;
         // receivers park it (ParkedStarts).
@@ -217,21 +222,24 @@ public final class CamdoopService {
      * every daemon if detected here, drops the shuffles whose reduce task ran there, and restarts the shuffles rooted
      * here (paper section 4.2). Runs on the event loop or a vertex thread; the shuffles' part runs on a vertex thread.
      */
-    private void serverDown(int s, boolean detectedHere) {
+    private void serverDown(ServerRun run, boolean detectedHere) {
         if (halted) {
             return;
         }
-        if (s == node.index()) {
-            excluded("its neighbours declared it failed (one of its links stayed down for the failure timeout)");
+        int s = run.server();
+        if (s == node.index()) { // unless it names an earlier run of this daemon: this one rejoined since
+            if (run.incarnation() >= node.incarnation()) {
+                excluded("its neighbours declared it failed (one of its links stayed down for the failure timeout)");
+            }
             return;
         }
         Coord failed = shape.coord(s);
-        if (!views.markFailed(s)) {
+        if (!views.markFailed(run)) {
             return;
         }
         if (detectedHere) {
             counters.failureDeclared();
-            views.tellLivePeers(new StreamId(0, 0, ControlTrees.CONTROL, node.index()), ShuffleMessages.serverDown(s));
+            views.tellFailed(run);
         }
         context.vertices().execute(() -> shufflesLost(failed));
     }
@@ -276,7 +284,7 @@ public final class CamdoopService {
                 r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
                 return;
             }
-            ShuffleSpec next = old.withGeneration(old.generation().next(at.lastKey(), views.failed()));
+            ShuffleSpec next = old.withGeneration(views.nextGeneration(old.generation(), at.lastKey()));
             recent.proved(new ShuffleKey(next.streamKey(), next.partition()), r.proof);
             r.spec = next;
             r.output = GenerationOutput.of(r.stream, context.specs().forJob(next.jobId()), next, shape,
@@ -301,12 +309,13 @@ public final class CamdoopService {
     }
 
     /**
-     * The other daemons took this one for failed: they route around it and plan without it, and there is no rejoin
-     * yet, so the shuffles rooted here cannot finish. They fail now, and so does every later one, with the reason.
+     * The other daemons took this run of the daemon for failed: they route around it and plan without it until a new
+     * run rejoins (a restart), so the shuffles rooted here cannot finish. They fail now, and so does every later one.
      */
     private void excluded(String why) {
         if (exclusion == null) {
-            LOG.warn("this server ({}) is out of the torus: {}; the shuffles rooted here fail", node.coord(), why);
+            LOG.warn("this server ({}) is out of the torus: {}; the shuffles rooted here fail; restart this daemon to"
+                    + " rejoin", node.coord(), why);
         }
         exclusion = "server " + node.coord() + " is out of the torus: " + why;
         for (RootedShuffles.Rooted r : rooted.all()) {
@@ -317,8 +326,7 @@ public final class CamdoopService {
 
     /**
      * Stops every shuffle here at once, telling no other daemon, as a crashed process would; the reducers of the
-     * shuffles rooted here learn {@code reason}. Service messages that arrive later are dropped. For an embedded
-     * torus's crash ({@code EmbeddedTorus.crash}).
+     * shuffles rooted here learn {@code reason}. Later service messages are dropped. For {@code EmbeddedTorus.crash}.
      */
     public void halt(String reason) {
         halted = true;
@@ -370,11 +378,10 @@ public final class CamdoopService {
     }
 
     private void handle(Coord from, ShuffleMessages.Message m, byte[] bytes) {
-        if (m instanceof ShuffleMessages.ServerDown d) {
-            serverDown(d.server(), false);
-        } else if (m instanceof ShuffleMessages.LinkCut c) {
-            views.cutLink(c.a(), c.b());
-        } else if (m instanceof ShuffleMessages.Start s) {
+        if (views.handle(m, run -> serverDown(run, false))) {
+            return; // a failure view message
+        }
+        if (m instanceof ShuffleMessages.Start s) {
             String refusal = startCheck.refusal(s.spec(), s.proof());
             if (refusal != null) {
                 // Refused shuffles fail everywhere at once rather than wait for this daemon's streams.
@@ -402,9 +409,7 @@ public final class CamdoopService {
     private void onStart(ShuffleSpec spec) {
         // The root's failure view is news to a daemon that has not heard of a failure yet; a later generation
         // supersedes the earlier ones here at once (they may still be waiting for a failed server's streams).
-        for (int f : spec.generation().failed()) {
-            serverDown(f, false);
-        }
+        DaemonView.failedRuns(spec.generation()).forEach(run -> serverDown(run, false));
         for (int g = 0; g < spec.generation().number(); g++) {
             abort(spec.streamKey(g), spec.partition(), "superseded by generation " + spec.generation().number(),
                     false);

@@ -1,10 +1,20 @@
 package org.camdoop.shuffle.service;
 
 import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.net.MembershipMessages;
+import org.camdoop.shuffle.service.net.MembershipMessages.LinkRuns;
+import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -15,28 +25,55 @@ import org.camdoop.torus.transport.TransportListener;
 import org.camdoop.torus.transport.wire.StreamId;
 
 /**
- * This daemon's failure view (failed and vacant servers, cut links), replaced whole and installed in the transport on
- * each failure or cut whoever reported it, and the view a shuffle generation is planned on: the vacant coordinates
- * plus the failures its root named (never the cuts), the same on every daemon.
+ * This daemon's failure view (failed and vacant servers, cut links), derived from its {@link Membership} (the runs of
+ * the other daemons declared failed, the links cut and come back up), replaced whole and installed in the transport on
+ * each change whoever reported it; and the view a shuffle generation is planned on: the vacant coordinates plus the
+ * failures its root named (never the cuts), the same on every daemon.
+ *
+ * <p>It also keeps the views in step. Cuts and links that come up flood the torus one hop at a time, each daemon
+ * passing on only what changed its view; a link that comes up also carries this daemon's whole view to the neighbour
+ * (VIEW), so a restarted daemon learns the failures and cuts it missed while it was down, and its neighbours learn,
+ * from the larger incarnation its handshake proved, that it rejoined (docs/recovery.md, "Rejoin").
  *
  * <p>Thread-safety: updates are serialised by this object's monitor; readers see the latest view (volatile).
+ * Messages are sent outside the monitor, in the order the changes were made.
  */
 final class DaemonView {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DaemonView.class);
+    /** Entries per VIEW message: about 20 bytes each, so a message stays far inside one transport frame. */
+    private static final int VIEW_ENTRIES_PER_MESSAGE = 1000;
     private final TorusNode node;
     private final TorusShape shape;
     private final FailureView initial;
+    private final Membership membership;
     private volatile FailureView view;
+    /** Futures waiting for the view to satisfy their predicate (guarded by this). */
+    private final List<Map.Entry<Predicate<FailureView>, CompletableFuture<FailureView>>> waiters = new ArrayList<>();
 
     DaemonView(TorusNode node, FailureView initial) {
         this.node = node;
         this.shape = node.shape();
         this.initial = initial;
         this.view = initial;
+        this.membership = new Membership(shape, node.index(), node.incarnation());
         node.addListener(new TransportListener() {
             @Override
-            public void linkCut(Port port, Coord peer) {
-                cutLink(node.index(), shape.index(peer)); // on the event loop: the transport routes around it already
+            public void linkCut(Port port, Coord peer, long peerIncarnation) {
+                // On the event loop: the transport routes around it already.
+                cutLink(new LinkRuns(node.index(), node.incarnation(), shape.index(peer), peerIncarnation));
+            }
+
+            @Override
+            public void linkUp(Port port, Coord peer, long peerIncarnation) {
+                // On the event loop, like linkCut.
+                int p = shape.index(peer);
+                linkCameUp(new LinkRuns(node.index(), node.incarnation(), p, peerIncarnation));
+                if (!view.isLive(p) && !initial.isVacant(p)) {
+                    LOG.warn("server {} is connected again but stays out of the torus: its daemon is a run"
+                            + " (incarnation {}) no later than the one declared failed (a partition healed, or its"
+                            + " clock was set back); restart it to rejoin", peer, peerIncarnation);
+                }
+                sendView(p);
             }
         });
     }
@@ -45,50 +82,177 @@ final class DaemonView {
         return view;
     }
 
-    /** Takes server {@code s} as failed; false if it was already (nothing changes then). */
-    synchronized boolean markFailed(int s) {
-        if (!view.isLive(s)) {
+    /**
+     * Takes run {@code r} of a server as failed; false if that changes nothing (it was failed already, or a later run
+     * of it has connected since: the report is stale).
+     */
+    synchronized boolean markFailed(ServerRun r) {
+        if (!membership.failed(r)) {
             return false;
         }
-        view = view.withFailed(shape.coord(s));
-        node.setFailureView(view);
+        install();
         return true;
     }
 
     /**
-     * Routes around the link between neighbours {@code a} and {@code b} from now on: detected here (its link stayed
-     * down for half the failure timeout) or told by a peer (LINK_CUT). The first time, tells its live neighbours over
-     * their own links, which then do the same: the cut floods the torus one hop at a time, a message per daemon and
-     * link, and reaches every daemon still connected whatever the other daemons' routes (a message routed several
-     * hops could be sent back across the cut link by a daemon that does not know of it yet, and die there; telling
-     * every daemon directly from every daemon cost 700 routed messages per cut, and made the fault campaign half as
-     * slow again). The view a shuffle is planned on does not change: its edges across the link just take a longer
-     * path.
+     * Routes around {@code link} from now on: detected here (it stayed down for half the failure timeout) or told by
+     * a peer (LINK_CUT, VIEW). The first time, tells its live neighbours over their own links, which then do the same:
+     * the cut floods the torus one hop at a time, a message per daemon and link, and reaches every daemon still
+     * connected whatever the other daemons' routes (a message routed several hops could be sent back across the cut
+     * link by a daemon that does not know of it yet, and die there; telling every daemon directly from every daemon
+     * cost 700 routed messages per cut, and made the fault campaign half as slow again). The view a shuffle is planned
+     * on does not change: its edges across the link just take a longer path.
      */
-    void cutLink(int a, int b) {
+    void cutLink(LinkRuns link) {
         synchronized (this) {
-            if (view.isCut(a, b)) {
+            if (!membership.cut(link)) {
                 return;
             }
-            view = view.withCutLink(shape.coord(a), shape.coord(b));
-            node.setFailureView(view);
+            install();
         }
-        LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(a), shape.coord(b));
-        byte[] message = ShuffleMessages.linkCut(a, b);
+        LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(link.a()), shape.coord(link.b()));
+        flood(MembershipMessages.linkCut(link));
+    }
+
+    /**
+     * {@code link} came up (here, or as a peer told with LINK_UP or VIEW). If that brings a failed server back (a later
+     * run of its daemon connected) or lifts a cut, the view changes and the news floods the torus as cuts do.
+     */
+    void linkCameUp(LinkRuns link) {
+        boolean rejoinedA;
+        boolean rejoinedB;
+        synchronized (this) {
+            boolean failedA = membership.isFailed(link.a());
+            boolean failedB = membership.isFailed(link.b());
+            if (!membership.up(link)) {
+                return;
+            }
+            rejoinedA = failedA && !membership.isFailed(link.a());
+            rejoinedB = failedB && !membership.isFailed(link.b());
+            install();
+        }
+        if (rejoinedA) {
+            LOG.info("server {} rejoined: a new run of its daemon (incarnation {}) is up", shape.coord(link.a()),
+                    link.aIncarnation());
+        }
+        if (rejoinedB) {
+            LOG.info("server {} rejoined: a new run of its daemon (incarnation {}) is up", shape.coord(link.b()),
+                    link.bIncarnation());
+        }
+        if (!rejoinedA && !rejoinedB) {
+            LOG.info("the link between {} and {} is up between new runs of their daemons: no longer routed around",
+                    shape.coord(link.a()), shape.coord(link.b()));
+        }
+        flood(MembershipMessages.linkUp(link));
+    }
+
+    /**
+     * Applies {@code m} if it is one of the failure view's messages (SERVER_DOWN, LINK_CUT, LINK_UP, VIEW), handing
+     * each failure to {@code serverDown} (which takes it into the view and stops what it must); false for any other
+     * message.
+     */
+    boolean handle(ShuffleMessages.Message m, java.util.function.Consumer<ServerRun> serverDown) {
+        if (m instanceof MembershipMessages.ServerDown d) {
+            serverDown.accept(d.run());
+        } else if (m instanceof MembershipMessages.LinkCut c) {
+            cutLink(c.link());
+        } else if (m instanceof MembershipMessages.LinkUp u) {
+            linkCameUp(u.link());
+        } else if (m instanceof MembershipMessages.View v) {
+            // Ups first: a failure of a run that a later one replaced is then seen to be stale, and aborts nothing.
+            v.ups().forEach(this::linkCameUp);
+            v.cuts().forEach(this::cutLink);
+            v.failed().forEach(serverDown);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** The failed servers a generation names, each with the run of it declared failed. */
+    static List<ServerRun> failedRuns(ShuffleGeneration g) {
+        int[] failed = g.failed();
+        long[] runs = g.incarnations();
+        List<ServerRun> out = new ArrayList<>();
+        for (int i = 0; i < failed.length; i++) {
+            out.add(new ServerRun(failed[i], runs[i]));
+        }
+        return out;
+    }
+
+    /** The failures a new generation is planned with, and the runs declared failed, as its START names them. */
+    synchronized ShuffleGeneration firstGeneration() {
+        return ShuffleGeneration.first(failed(), failedRuns());
+    }
+
+    /** The generation after {@code g}, resuming after {@code lastKey}, with the failures known now. */
+    synchronized ShuffleGeneration nextGeneration(ShuffleGeneration g, Optional<byte[]> lastKey) {
+        return g.next(lastKey, failed(), failedRuns());
+    }
+
+    /** The runs this daemon knows declared failed, for a peer that asked for the view's failures (START, VIEW). */
+    synchronized MembershipMessages.View snapshot() {
+        return new MembershipMessages.View(membership.failures(), membership.cutLinks(), membership.liftingUps());
+    }
+
+    /** Completes with the view once it satisfies {@code condition} (at once if it does now). */
+    synchronized CompletableFuture<FailureView> when(Predicate<FailureView> condition) {
+        if (condition.test(view)) {
+            return CompletableFuture.completedFuture(view);
+        }
+        CompletableFuture<FailureView> f = new CompletableFuture<>();
+        waiters.add(Map.entry(condition, f));
+        return f;
+    }
+
+    /** Under the monitor. */
+    private void install() {
+        FailureView v = membership.applyTo(initial);
+        view = v;
+        node.setFailureView(v);
+        waiters.removeIf(w -> w.getKey().test(v) && w.getValue().complete(v) || w.getValue().isDone());
+    }
+
+    /** Sends this daemon's view to neighbour {@code peer}, whose link just came up, in as many messages as it takes. */
+    private void sendView(int peer) {
+        MembershipMessages.View v = snapshot();
+        if (v.failed().isEmpty() && v.cuts().isEmpty() && v.ups().isEmpty()) {
+            return;
+        }
+        StreamId control = new StreamId(0, 0, ControlTrees.CONTROL, node.index());
+        int n = VIEW_ENTRIES_PER_MESSAGE;
+        for (int f = 0, c = 0, u = 0; f < v.failed().size() || c < v.cuts().size() || u < v.ups().size();) {
+            List<ServerRun> fs = v.failed().subList(f, Math.min(v.failed().size(), f + n));
+            List<LinkRuns> cs = v.cuts().subList(c, Math.min(v.cuts().size(), c + n));
+            List<LinkRuns> us = v.ups().subList(u, Math.min(v.ups().size(), u + n));
+            node.sendService(shape.coord(peer), control, Unpooled.wrappedBuffer(
+                    MembershipMessages.view(new MembershipMessages.View(fs, cs, us))));
+            f += fs.size();
+            c += cs.size();
+            u += us.size();
+        }
+    }
+
+    /** Tells every live neighbour over its own link (or around it, if that link is cut). */
+    private void flood(byte[] message) {
         StreamId control = new StreamId(0, 0, ControlTrees.CONTROL, node.index());
         FailureView v = view;
         for (Port p : shape.links()) {
             int n = shape.neighbour(node.index(), p);
-            if (n != node.index() && v.canCross(node.index(), n)) {
+            if (n != node.index() && v.isLive(n)) {
                 node.sendService(shape.coord(n), control, Unpooled.wrappedBuffer(message));
             }
         }
     }
 
-    /** Indices of the servers failed now, ascending. */
-    int[] failed() {
-        FailureView v = view;
-        return java.util.stream.IntStream.range(0, shape.size()).filter(v::isFailed).toArray();
+    /** Indices of the servers failed now, ascending (under the monitor). */
+    private int[] failed() {
+        return java.util.stream.IntStream.range(0, shape.size()).filter(membership::isFailed).toArray();
+    }
+
+    /** The run declared failed of each server {@link #failed()} names, in its order (under the monitor). */
+    private long[] failedRuns() {
+        return Arrays.stream(failed()).mapToLong(membership::failedRun).toArray();
     }
 
     /** The view {@code spec}'s generation is planned on, on every daemon alike. */
@@ -115,6 +279,11 @@ final class DaemonView {
             }
         }
         return peers;
+    }
+
+    /** Tells every live server other than this one that this daemon declared run {@code r} failed (SERVER_DOWN). */
+    void tellFailed(ServerRun r) {
+        tellLivePeers(new StreamId(0, 0, ControlTrees.CONTROL, node.index()), MembershipMessages.serverDown(r));
     }
 
     /** Sends a service message to every live server other than this one (best effort, like every service message). */

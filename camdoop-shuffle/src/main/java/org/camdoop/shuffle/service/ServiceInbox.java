@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.camdoop.shuffle.service.net.MembershipMessages;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
@@ -114,14 +115,30 @@ final class ServiceInbox {
         } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().failed())) {
             LOG.warn("START of {} from {} names failed servers {}, outside the torus {}; ignored",
                     s.spec().describe(), from, Arrays.toString(s.spec().generation().failed()), shape);
-        } else if (m instanceof ShuffleMessages.ServerDown d && !inTorus(new int[] {d.server()})) {
-            LOG.warn("SERVER_DOWN from {} names server {}, outside the torus {}; ignored", from, d.server(), shape);
-        } else if (m instanceof ShuffleMessages.LinkCut c && !neighbours(c.a(), c.b())) {
-            LOG.warn("LINK_CUT from {} names servers {} and {}, not neighbours on the torus {}; ignored", from, c.a(),
-                    c.b(), shape);
+        } else if (m instanceof MembershipMessages.ServerDown d && !inTorus(new int[] {d.run().server()})) {
+            LOG.warn("SERVER_DOWN from {} names server {}, outside the torus {}; ignored", from, d.run().server(),
+                    shape);
+        } else if (m instanceof MembershipMessages.LinkCut c && !neighbours(c.link())) {
+            LOG.warn("LINK_CUT from {} names servers {} and {}, not neighbours on the torus {}; ignored", from,
+                    c.link().a(), c.link().b(), shape);
+        } else if (m instanceof MembershipMessages.LinkUp u && !neighbours(u.link())) {
+            LOG.warn("LINK_UP from {} names servers {} and {}, not neighbours on the torus {}; ignored", from,
+                    u.link().a(), u.link().b(), shape);
+        } else if (m instanceof MembershipMessages.View v && !viewNamesTorus(v)) {
+            LOG.warn("VIEW from {} names servers outside the torus {} or links between non-neighbours; ignored", from,
+                    shape);
         } else if (!closed) {
             handler.handle(from, m, bytes);
         }
+    }
+
+    private boolean neighbours(MembershipMessages.LinkRuns l) {
+        return neighbours(l.a(), l.b());
+    }
+
+    private boolean viewNamesTorus(MembershipMessages.View v) {
+        return v.failed().stream().allMatch(r -> inTorus(new int[] {r.server()}))
+                && v.cuts().stream().allMatch(this::neighbours) && v.ups().stream().allMatch(this::neighbours);
     }
 
     private boolean neighbours(int a, int b) {

@@ -148,7 +148,7 @@ class TorusTlsTest {
             AtomicBoolean established = new AtomicBoolean();
             LinkEvents events = new LinkEvents() {
                 @Override
-                public void established(Channel ch, int peer) {
+                public void established(Channel ch, int peer, long peerIncarnation) {
                     established.set(true);
                 }
 
@@ -167,7 +167,7 @@ class TorusTlsTest {
             };
             InetSocketAddress addr = (InetSocketAddress) topo.address(SHAPE.index(B));
             Channel ch = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                    .handler(new LinkPipeline(cfg.linkSettings(), SHAPE, A, B, new HandshakeProof(SECRET),
+                    .handler(new LinkPipeline(cfg.linkSettings(), SHAPE, A, 1L, B, new HandshakeProof(SECRET),
                             System::nanoTime, events, tls(rogue)))
                     .connect(new InetSocketAddress(addr.getHostString(), addr.getPort())).sync().channel();
             assertTrue(ch.closeFuture().await(30, TimeUnit.SECONDS), "B closes the connection");

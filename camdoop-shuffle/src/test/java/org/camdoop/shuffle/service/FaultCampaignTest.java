@@ -38,8 +38,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The fault campaign (docs/recovery.md): seeded runs of a shuffle on a real in-JVM torus, each crashing servers and
  * cutting links at random moments, with the combiner (camdoop) and without (noagg). Every run must end with the
  * reducer's output equal to the reference (no record lost or counted twice) or fail cleanly with one of the reasons
- * the design gives; nothing may hang or differ. The counts are printed (and quoted in docs/recovery.md). A torus serves runs until its spare servers (those without map outputs, which a crash may take
- * without losing data) are used up; each run is a new reduce attempt. {@code -Dcamdoop.campaign.runs=N} runs more.
+ * the design gives; nothing may hang or differ. The counts are printed (and quoted in docs/recovery.md). Crashes take
+ * spare servers (those without map outputs, which a crash may take without losing data); after its run a crashed
+ * spare is started again and rejoins the torus (docs/recovery.md, "Rejoin"), so the next runs plan with it again. A
+ * torus serves runs until no spare is left live (one taken for dead after a cut healed too late stays out); each run
+ * is a new reduce attempt. {@code -Dcamdoop.campaign.runs=N} runs more.
  */
 @ExtendWith(SampledLeakDetection.class)
 class FaultCampaignTest {
@@ -115,6 +118,7 @@ class FaultCampaignTest {
         int recovered;
         int cleanFailures;
         int crashes;
+        int rejoins;
         int cuts;
         final List<String> failures = new ArrayList<>();
     }
@@ -134,6 +138,7 @@ class FaultCampaignTest {
                     t = start(rnd, tori++);
                 }
                 runOne(t, rnd, run, counts);
+                rejoin(t, counts);
             }
         } finally {
             if (t != null) {
@@ -142,7 +147,7 @@ class FaultCampaignTest {
         }
         String summary = RUNS + " runs on " + tori + " tori: " + counts.unaffected + " unaffected, " + counts.recovered
                 + " recovered, " + counts.cleanFailures + " clean failures " + counts.failures + "; " + counts.crashes
-                + " crashes, " + counts.cuts + " link cuts";
+                + " crashes (" + counts.rejoins + " restarted and rejoined), " + counts.cuts + " link cuts";
         System.out.println("fault campaign: " + summary);
         assertEquals(RUNS, counts.unaffected + counts.recovered + counts.cleanFailures, summary);
         // Crashes take spares only. A run fails cleanly only where the design says so: a live server whose link was
@@ -154,6 +159,30 @@ class FaultCampaignTest {
                     || f.contains("is out of the torus"), f);
         }
         assertTrue(counts.recovered >= RUNS / 3 && counts.cleanFailures <= RUNS / 5, summary);
+    }
+
+    /**
+     * Starts the servers crashed in the last run again and waits until every daemon still in the torus has taken each
+     * back (a new run of its daemon connected to a neighbour): the next runs plan with them, and their restarted
+     * daemons host vertices again. (A live daemon that its neighbours took for dead is out, and hears of nothing.)
+     */
+    private static void rejoin(Torus t, Counts counts) throws Exception {
+        int observer = java.util.stream.IntStream.range(0, SHAPE.size()).filter(s -> !t.spares().contains(s))
+                .findFirst().orElseThrow();
+        for (int s : t.crashed()) {
+            t.torus().restart(s);
+            List<java.util.concurrent.CompletableFuture<FailureView>> views = new ArrayList<>();
+            for (int d = 0; d < SHAPE.size(); d++) {
+                if (d == s || t.torus().service(observer).view().isLive(d)) {
+                    views.add(t.torus().service(d).whenView(v -> v.isLive(s)));
+                }
+            }
+            TorusWaits.await(java.util.concurrent.CompletableFuture.allOf(
+                    views.toArray(java.util.concurrent.CompletableFuture[]::new)), Duration.ofSeconds(30),
+                    () -> "restarted server " + SHAPE.coord(s) + " not taken back by every daemon");
+            counts.rejoins++;
+        }
+        t.crashed().clear();
     }
 
     private static boolean crashed(Torus t, int server) {

@@ -158,7 +158,7 @@ class RogueStartTest {
         CompletableFuture<Channel> up = new CompletableFuture<>();
         LinkEvents events = new LinkEvents() {
             @Override
-            public void established(Channel ch, int peer) {
+            public void established(Channel ch, int peer, long peerIncarnation) {
                 up.complete(ch);
             }
 
@@ -176,7 +176,7 @@ class RogueStartTest {
             }
         };
         new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .handler(new LinkPipeline(config.linkSettings(), SHAPE, ROGUE, ROOT, new HandshakeProof(SECRET),
+                .handler(new LinkPipeline(config.linkSettings(), SHAPE, ROGUE, 1L, ROOT, new HandshakeProof(SECRET),
                         System::nanoTime, events))
                 .connect(new InetSocketAddress("127.0.0.1", to.getPort())).sync();
         return up.get(30, TimeUnit.SECONDS);

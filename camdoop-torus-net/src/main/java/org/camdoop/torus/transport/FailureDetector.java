@@ -137,7 +137,7 @@ final class FailureDetector {
         LOG.warn("link {} from {} to {} down for half the failure timeout: routing around it and asking {} whether it"
                 + " is alive", s.link.port().label(), shape.coord(self), shape.coord(peer), shape.coord(peer));
         actions.routeAround(s.link);
-        tell("linkCut", l -> l.linkCut(s.link.port(), shape.coord(peer)));
+        tell("linkCut", l -> l.linkCut(s.link.port(), shape.coord(peer), s.link.peerIncarnation()));
         long every = Math.max(1, halfNanos / PROBES_PER_HALF);
         s.probes = loop.scheduleAtFixedRate(() -> actions.probe(peer), 0, every, TimeUnit.NANOSECONDS);
         s.timer = loop.schedule(() -> declareIfSilent(s), halfNanos, TimeUnit.NANOSECONDS);
@@ -151,7 +151,7 @@ final class FailureDetector {
         suspects.remove(s.link.peer());
         LOG.warn("server {} unreachable for the failure timeout (its link down, no answer around it): declared failed",
                 shape.coord(s.link.peer()));
-        tell("serverFailed", l -> l.serverFailed(shape.coord(s.link.peer())));
+        tell("serverFailed", l -> l.serverFailed(shape.coord(s.link.peer()), s.link.peerIncarnation()));
     }
 
     /**

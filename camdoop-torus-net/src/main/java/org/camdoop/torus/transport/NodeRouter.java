@@ -69,7 +69,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     @Override
                     public void routeAround(Link link) {
                         RoutingTable before = routes.table();
-                        if (routes.routeAround(link.peer())) {
+                        if (routes.routeAround(link.peer(), link.peerIncarnation())) {
                             resendRerouted(before);
                         }
                     }
@@ -279,7 +279,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     // ---- LinkEvents ----
 
     @Override
-    public void established(Channel ch, int peer) {
+    public void established(Channel ch, int peer, long peerIncarnation) {
         Link l = linkTo(peer);
         if (l == null) { // the handshake checked the peer is a neighbour; kept so a broken invariant is seen, not silent
             LOG.error("connection from {} established at {} but no link leads there; closing it", shape.coord(peer),
@@ -287,7 +287,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             ch.close();
             return;
         }
-        l.established(ch);
+        l.established(ch, peerIncarnation);
     }
 
     /**
@@ -390,6 +390,12 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void linkUp(Link link) {
         failures.up(link);
+        RoutingTable before = routes.table();
+        if (routes.restore(link.peer(), link.peerIncarnation())) {
+            LOG.info("link {} from {} to {} is up to a restarted daemon (incarnation {}): no longer routed around",
+                    link.port().label(), shape.coord(self), shape.coord(link.peer()), link.peerIncarnation());
+            resendRerouted(before);
+        }
         for (OutboundStream s : new ArrayList<>(outbound.values())) {
             if (s.destination() != self && nextLink(s.destination()) == link) {
                 s.resume();
@@ -397,7 +403,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         }
         inbound.values().forEach(InboundStream::reannounce);
         LOG.info("link {} from {} to {} is up", link.port().label(), shape.coord(self), shape.coord(link.peer()));
-        listeners.forEach(l -> l.linkUp(link.port(), shape.coord(link.peer())));
+        listeners.forEach(l -> l.linkUp(link.port(), shape.coord(link.peer()), link.peerIncarnation()));
     }
 
     @Override

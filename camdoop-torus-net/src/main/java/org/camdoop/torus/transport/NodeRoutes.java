@@ -10,8 +10,9 @@ import org.camdoop.torus.topology.TorusShape;
  * The routes this node uses: the failure view the layer above installed, plus the links of this node that it routes
  * around on its own (a link down for half the failure timeout, {@link FailureDetector}). The layer above learns of
  * such a link and puts it into every daemon's view; until then, only this node knows to avoid it. A link routed
- * around stays so until the node restarts: views only grow, so every daemon converges on the same routes.
- * Owned by the node's event loop.
+ * around stays so while the neighbour's daemon is the run it was routed around at: only a connection to a later run
+ * (a larger incarnation, {@link #restore}) brings it back, so a flapping link between two running daemons is not taken
+ * back and forth. Owned by the node's event loop.
  */
 final class NodeRoutes {
 
@@ -19,6 +20,8 @@ final class NodeRoutes {
     private final int self;
     /** Neighbours whose link this node routes around. */
     private final BitSet aroundLinkTo = new BitSet();
+    /** Per neighbour routed around: the incarnation of its daemon when this node began to route around the link. */
+    private final java.util.Map<Integer, Long> aroundAtIncarnation = new java.util.HashMap<>();
     private FailureView installed;
     private RoutingTable table;
 
@@ -38,12 +41,30 @@ final class NodeRoutes {
         rebuild();
     }
 
-    /** Avoids the link to neighbour {@code peer} from now on; false if it already did. */
-    boolean routeAround(int peer) {
+    /**
+     * Avoids the link to neighbour {@code peer}, whose daemon's last connection was at {@code peerIncarnation}, until
+     * a later run of that daemon connects; false if it already did.
+     */
+    boolean routeAround(int peer, long peerIncarnation) {
         if (aroundLinkTo.get(peer)) {
             return false;
         }
         aroundLinkTo.set(peer);
+        aroundAtIncarnation.put(peer, peerIncarnation);
+        rebuild();
+        return true;
+    }
+
+    /**
+     * The link to neighbour {@code peer} came up to its daemon at {@code peerIncarnation}: if this node routed around
+     * the link at an earlier run of that daemon, it uses the link again. True if the routes changed.
+     */
+    boolean restore(int peer, long peerIncarnation) {
+        if (!aroundLinkTo.get(peer) || peerIncarnation <= aroundAtIncarnation.get(peer)) {
+            return false;
+        }
+        aroundLinkTo.clear(peer);
+        aroundAtIncarnation.remove(peer);
         rebuild();
         return true;
     }

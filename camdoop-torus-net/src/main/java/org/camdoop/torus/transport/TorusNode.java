@@ -55,6 +55,8 @@ public final class TorusNode implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong serviceSeq = new java.util.concurrent.atomic.AtomicLong();
     private final Channel server;
     private final ReadinessEvents readiness = new ReadinessEvents();
+    /** Which run of this daemon process this node is: announced in every link handshake. */
+    private final long incarnation = Incarnations.next();
 
     private TorusNode(TransportConfig config, Topology topology, Coord coord, EventLoopGroup group,
             EventLoopGroup ownGroup, LongSupplier nanoClock, FailureView view, LinkTls tls) throws InterruptedException {
@@ -95,8 +97,8 @@ public final class TorusNode implements AutoCloseable {
             if (self < peer) {
                 dial = new Bootstrap().group(loop).channel(kind.channelClass())
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, shape.coord(peer), proof, nanoClock,
-                                router, tls));
+                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, incarnation, shape.coord(peer),
+                                proof, nanoClock, router, tls));
                 if (kind != Transports.LOCAL) {
                     dial.option(ChannelOption.TCP_NODELAY, true);
                 }
@@ -113,7 +115,8 @@ public final class TorusNode implements AutoCloseable {
         // straight down, taking frames of the first shuffle with it).
         ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, null, proof, nanoClock, router, tls));
+                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, incarnation, null, proof, nanoClock,
+                        router, tls));
         if (kind != Transports.LOCAL) {
             sb.childOption(ChannelOption.TCP_NODELAY, true);
         }
@@ -178,6 +181,14 @@ public final class TorusNode implements AutoCloseable {
 
     public Coord coord() {
         return coord;
+    }
+
+    /**
+     * This node's incarnation: which run of its daemon process it is, larger for a later run (see
+     * {@code docs/recovery.md}, "Rejoin").
+     */
+    public long incarnation() {
+        return incarnation;
     }
 
     public int index() {

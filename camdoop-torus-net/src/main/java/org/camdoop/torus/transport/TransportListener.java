@@ -13,6 +13,14 @@ public interface TransportListener {
     default void linkUp(Port port, Coord peer) {
     }
 
+    /**
+     * As {@link #linkUp(Port, Coord)}, with the incarnation the neighbour's daemon proved in the handshake (a restarted
+     * daemon has a larger one than its earlier run). The node calls this one; by default it calls the other.
+     */
+    default void linkUp(Port port, Coord peer, long peerIncarnation) {
+        linkUp(port, peer);
+    }
+
     /** A handshake with {@code remote} failed, refused by either side (wrong secret, coordinate, version...). */
     default void linkRefused(java.net.SocketAddress remote, String reason) {
     }
@@ -33,7 +41,23 @@ public interface TransportListener {
     default void linkCut(Port port, Coord peer) {
     }
 
+    /**
+     * As {@link #linkCut(Port, Coord)}, with the incarnation of the neighbour's daemon on the link's last connection.
+     * The node calls this one; by default it calls the other.
+     */
+    default void linkCut(Port port, Coord peer, long peerIncarnation) {
+        linkCut(port, peer);
+    }
+
     /** A suspected neighbour's link stayed down for the failure timeout and it did not answer around the link. */
     default void serverFailed(Coord server) {
+    }
+
+    /**
+     * As {@link #serverFailed(Coord)}, naming the incarnation declared failed: the one its link last came up with (0
+     * if it never did). The node calls this one; by default it calls the other.
+     */
+    default void serverFailed(Coord server, long incarnation) {
+        serverFailed(server);
     }
 }

@@ -92,7 +92,7 @@ class RoguePeerTest {
         CompletableFuture<Channel> up = new CompletableFuture<>();
         LinkEvents events = new LinkEvents() {
             @Override
-            public void established(Channel ch, int peer) {
+            public void established(Channel ch, int peer, long peerIncarnation) {
                 up.complete(ch);
             }
 
@@ -111,7 +111,7 @@ class RoguePeerTest {
         };
         InetSocketAddress a = (InetSocketAddress) topo.address(SHAPE.index(NODE));
         new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .handler(new LinkPipeline(cfg.linkSettings(), SHAPE, ROGUE, NODE,
+                .handler(new LinkPipeline(cfg.linkSettings(), SHAPE, ROGUE, 1L, NODE,
                         new HandshakeProof(cfg.clusterSecret()), System::nanoTime, events))
                 .connect(new InetSocketAddress(a.getHostString(), a.getPort())).sync();
         return up.get(20, TimeUnit.SECONDS);

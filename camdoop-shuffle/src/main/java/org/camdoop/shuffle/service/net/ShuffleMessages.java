@@ -28,13 +28,13 @@ import org.camdoop.torus.trees.TreeChoice;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
  *          u8 k (0..64); k bytes nonce; u8 m (0..64); m bytes proof  -- what the reduce task proved to the root
  *          (JobTokenProof.forShuffle over the root's nonce; k = m = 0: started in process, no proof)
- *          vint g (generation, 0..2^16); vint f (0..2^16); f x vint server index -- failed servers, ascending
+ *          vint g (generation, 0..2^16); vint f (0..2^16); f x (vint server index; vlong incarnation)
+ *                                                    -- failed servers, ascending, each with the run declared failed
  *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
- * 6 SERVER_DOWN vint server index   -- a neighbour declared this server failed (its link stayed down)
- * 8 LINK_CUT vint a, vint b (server indices, neighbours)   -- the link between a and b is routed around
  * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
+ * 6 SERVER_DOWN, 8 LINK_CUT, 9 LINK_UP, 10 VIEW: the failure views, laid out in {@link MembershipMessages}
  * </pre>
  * Attempts are sent as numbers against the job id (a few bytes each), so one frame carries thousands of them.
  */
@@ -43,8 +43,6 @@ public final class ShuffleMessages {
     public static final int START = 1;
     public static final int ABORT = 2;
     public static final int START_ACK = 5;
-    public static final int SERVER_DOWN = 6;
-    public static final int LINK_CUT = 8;
     /** Generations and failed servers a START may name (a bound for the decoder, far above any real use). */
     private static final int MAX_LIST = 1 << 16;
 
@@ -52,8 +50,9 @@ public final class ShuffleMessages {
     }
 
     /** A decoded message. */
-    public sealed interface Message permits Start, Abort, StartAck, ServerDown, LinkCut, SpecMessages.Spec,
-            SpecMessages.JarPart, SpecMessages.SpecRequest {
+    public sealed interface Message permits Start, Abort, StartAck, SpecMessages.Spec, SpecMessages.JarPart,
+            SpecMessages.SpecRequest, MembershipMessages.ServerDown, MembershipMessages.LinkCut,
+            MembershipMessages.LinkUp, MembershipMessages.View {
     }
 
     /** Run your part of this shuffle: started at its root by a task that proved {@code proof}. */
@@ -62,32 +61,6 @@ public final class ShuffleMessages {
 
     /** Stop working on this shuffle (named by {@link ShuffleSpec#streamKey()} and partition). */
     public record Abort(long streamKey, int partition, String reason) implements Message {
-    }
-
-    /** A neighbour of {@code server} declared it failed: every daemon that hears it takes it into its failure view. */
-    public record ServerDown(int server) implements Message {
-    }
-
-    /**
-     * The link between neighbours {@code a} and {@code b} stayed down though both may be alive: every daemon that
-     * hears it routes around the link (and tells the others, once).
-     */
-    public record LinkCut(int a, int b) implements Message {
-    }
-
-    public static byte[] linkCut(int a, int b) {
-        return write(out -> {
-            out.writeByte(LINK_CUT);
-            WritableUtils.writeVInt(out, a);
-            WritableUtils.writeVInt(out, b);
-        });
-    }
-
-    public static byte[] serverDown(int server) {
-        return write(out -> {
-            out.writeByte(SERVER_DOWN);
-            WritableUtils.writeVInt(out, server);
-        });
     }
 
     public static byte[] start(ShuffleSpec spec, StartProof proof) {
@@ -117,9 +90,11 @@ public final class ShuffleMessages {
             ShuffleGeneration g = spec.generation();
             WritableUtils.writeVInt(out, g.number());
             int[] failed = g.failed();
+            long[] incarnations = g.incarnations();
             WritableUtils.writeVInt(out, failed.length);
-            for (int f : failed) {
-                WritableUtils.writeVInt(out, f);
+            for (int i = 0; i < failed.length; i++) {
+                WritableUtils.writeVInt(out, failed[i]);
+                WritableUtils.writeVLong(out, incarnations[i]);
             }
             out.writeByte(g.resumeAfter().isPresent() ? 1 : 0);
             if (g.resumeAfter().isPresent()) {
@@ -163,9 +138,8 @@ public final class ShuffleMessages {
                 case START -> decodeStart(in);
                 case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
                 case START_ACK -> new StartAck(in.readLong(), in.readInt());
-                case SERVER_DOWN -> new ServerDown(bounded(in, MAX_LIST, "server index"));
-                case LINK_CUT -> new LinkCut(bounded(in, MAX_LIST, "server index"), bounded(in, MAX_LIST,
-                        "server index"));
+                case MembershipMessages.SERVER_DOWN, MembershipMessages.LINK_CUT, MembershipMessages.LINK_UP,
+                        MembershipMessages.VIEW -> MembershipMessages.decode(type, in);
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
                 case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
                 case SpecMessages.SPEC_REQUEST -> SpecMessages.decodeSpecRequest(in);
@@ -228,8 +202,10 @@ public final class ShuffleMessages {
         int number = bounded(in, MAX_LIST, "generation");
         int n = bounded(in, MAX_LIST, "failed server count");
         int[] failed = new int[n];
+        long[] incarnations = new long[n];
         for (int i = 0; i < n; i++) {
             failed[i] = bounded(in, MAX_LIST, "failed server index");
+            incarnations[i] = incarnation(in);
         }
         int resumes = in.readUnsignedByte();
         if (resumes > 1) {
@@ -242,10 +218,19 @@ public final class ShuffleMessages {
             after = Optional.of(key);
         }
         // The record checks the order of the failed servers (IllegalArgumentException, like every decode error).
-        return new ShuffleGeneration(number, after, failed);
+        return new ShuffleGeneration(number, after, failed, incarnations);
     }
 
-    private static int bounded(DataInputStream in, int max, String what) throws IOException {
+    /** An incarnation: a vlong, never negative. */
+    static long incarnation(DataInputStream in) throws IOException {
+        long v = WritableUtils.readVLong(in);
+        if (v < 0) {
+            throw new IllegalArgumentException("service message names incarnation " + v);
+        }
+        return v;
+    }
+
+    static int bounded(DataInputStream in, int max, String what) throws IOException {
         int v = WritableUtils.readVInt(in);
         if (v < 0 || v > max) {
             throw new IllegalArgumentException("service message names " + what + " " + v + " (0.." + max + ")");

@@ -46,7 +46,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The status page in a real browser (headless Chromium, which {@code .ci/run} installs with its driver): during a
  * running shuffle on an embedded 3x3x3 torus it draws all 81 links up, some of them carrying load, and the shuffle;
  * after a link cut it marks exactly that link down, then routed around (half the failure timeout later), and still
- * routed around once it is back up: unused until the daemons restart. The screenshot goes to
+ * routed around once it is back up: unused until an end restarts. The screenshot goes to
  * {@code target/status-page.png}
  * ({@code docs/images/status-page.png} is one).
  */

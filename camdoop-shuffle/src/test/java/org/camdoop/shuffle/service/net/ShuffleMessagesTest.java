@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.hadoop.mapreduce.JobID;
@@ -13,6 +14,8 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
+import org.camdoop.shuffle.service.net.MembershipMessages.LinkRuns;
+import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
@@ -51,38 +54,58 @@ class ShuffleMessagesTest {
     @Test
     void aRestartedStartCarriesItsGenerationFailuresAndResumeKey() {
         ShuffleSpec spec = restarted(new ShuffleGeneration(3, Optional.of(new byte[] {4, 'k', 'e', 'y', 0}),
-                new int[] {1, 13, 26}));
+                new int[] {1, 13, 26}, new long[] {0, 1_764_100_000_000L, 7}));
         ShuffleSpec back = ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(spec,
                 StartProof.NONE))).spec();
         assertEquals(spec, back);
         assertArrayEquals(new byte[] {4, 'k', 'e', 'y', 0}, back.generation().resumeAfter().orElseThrow());
         assertArrayEquals(new int[] {1, 13, 26}, back.generation().failed());
+        assertArrayEquals(new long[] {0, 1_764_100_000_000L, 7}, back.generation().incarnations());
         // Generations are streams of their own; generation 0 keeps the key a shuffle always had.
         assertNotEquals(spec.streamKey(0), spec.streamKey());
         assertEquals(restarted(ShuffleGeneration.FIRST).streamKey(), spec.streamKey(0));
         // An empty key is a key (a NullWritable's): resuming after it is not starting over.
-        ShuffleSpec empty = restarted(new ShuffleGeneration(1, Optional.of(new byte[0]), new int[0]));
+        ShuffleSpec empty = restarted(new ShuffleGeneration(1, Optional.of(new byte[0]), new int[0], new long[0]));
         assertEquals(empty, ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(empty,
                 StartProof.NONE))).spec());
-        assertNotEquals(empty, restarted(new ShuffleGeneration(1, Optional.empty(), new int[0])));
+        assertNotEquals(empty, restarted(new ShuffleGeneration(1, Optional.empty(), new int[0], new long[0])));
     }
 
     @Test
     void serverDownRoundTrips() {
-        assertEquals(new ShuffleMessages.ServerDown(26), ShuffleMessages.decode(ShuffleMessages.serverDown(26)));
+        ServerRun run = new ServerRun(26, 1_764_100_000_000L);
+        assertEquals(new MembershipMessages.ServerDown(run),
+                ShuffleMessages.decode(MembershipMessages.serverDown(run)));
     }
 
     @Test
-    void linkCutRoundTripsAndATruncatedOrNegativeOneIsRefused() {
-        byte[] bytes = ShuffleMessages.linkCut(4, 13);
-        assertEquals(new ShuffleMessages.LinkCut(4, 13), ShuffleMessages.decode(bytes));
+    void linkCutAndLinkUpRoundTripAndATruncatedOrNegativeOneIsRefused() {
+        LinkRuns link = new LinkRuns(4, 1, 13, 1_764_100_000_000L);
+        assertEquals(new MembershipMessages.LinkUp(link), ShuffleMessages.decode(MembershipMessages.linkUp(link)));
+        byte[] bytes = MembershipMessages.linkCut(link);
+        assertEquals(new MembershipMessages.LinkCut(link), ShuffleMessages.decode(bytes));
         byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 1);
         assertEquals("service message truncated (" + cut.length + " bytes)", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(cut)).getMessage());
         byte[] negative = bytes.clone();
-        negative[2] = (byte) -1; // vint -1
+        negative[1] = (byte) -1; // vint -1
         assertEquals("service message names server index -1 (0..65536)", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());
+        byte[] negativeRun = bytes.clone();
+        negativeRun[2] = (byte) -1; // vlong -1
+        assertEquals("service message names incarnation -1", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(negativeRun)).getMessage());
+    }
+
+    @Test
+    void aViewRoundTripsAndAHugeCountIsRefused() {
+        MembershipMessages.View v = new MembershipMessages.View(List.of(new ServerRun(3, 9), new ServerRun(7, 0)),
+                List.of(new LinkRuns(0, 1, 1, 2)), List.of(new LinkRuns(0, 1, 1, 3), new LinkRuns(1, 3, 2, 4)));
+        byte[] bytes = MembershipMessages.view(v);
+        assertEquals(v, ShuffleMessages.decode(bytes));
+        byte[] huge = new byte[] {MembershipMessages.VIEW, (byte) 0x8d, 0x01, 0x00, 0x01}; // vint 65537 entries
+        assertEquals("service message names entry count 65537 (0..65536)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(huge)).getMessage());
     }
 
     @Test
@@ -100,11 +123,11 @@ class ShuffleMessagesTest {
     @Test
     void malformedGenerationsAreRefusedWithTheReason() {
         byte[] good = ShuffleMessages.start(restarted(new ShuffleGeneration(1, Optional.empty(),
-                new int[] {2, 5})), StartProof.NONE);
-        // The failed servers are the last bytes but the resume flag: 02 02 05 00. Out of order:
+                new int[] {2, 5}, new long[] {3, 4})), StartProof.NONE);
+        // The failed servers and their runs are the last bytes but the resume flag: 02 02 03 05 04 00. Out of order:
         byte[] unordered = good.clone();
-        unordered[unordered.length - 3] = 5;
-        unordered[unordered.length - 2] = 2;
+        unordered[unordered.length - 5] = 5;
+        unordered[unordered.length - 3] = 2;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ShuffleMessages.decode(unordered));
         assertEquals("failed servers must be distinct, >= 0 and ascending: [5, 2]", e.getMessage());
@@ -112,7 +135,7 @@ class ShuffleMessagesTest {
         badFlag[badFlag.length - 1] = 7;
         assertEquals("shuffle start has resume flag 7", assertThrows(IllegalArgumentException.class,
                 () -> ShuffleMessages.decode(badFlag)).getMessage());
-        byte[] negative = ShuffleMessages.serverDown(3);
+        byte[] negative = MembershipMessages.serverDown(new ServerRun(3, 1));
         negative[1] = (byte) -1; // vint -1
         assertEquals("service message names server index -1 (0..65536)", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());

@@ -22,11 +22,13 @@ import org.slf4j.LoggerFactory;
  * Opens a link: agrees the protocol version, checks both coordinates and has each side prove the cluster secret.
  * <pre>
  * dialer                         acceptor
- *   HELLO(v, me, you, nD)  --&gt;
- *                          &lt;--   HELLO(v, me, you, nA)
- *   AUTH(hmac(DIALER, dialer, nA, nD)) --&gt;
- *                          &lt;--   AUTH(hmac(ACCEPTOR, acceptor, nD, nA)), WELCOME
+ *   HELLO(v, me, you, nD, iD)  --&gt;
+ *                          &lt;--   HELLO(v, me, you, nA, iA)
+ *   AUTH(hmac(DIALER, dialer, iD, nA, nD)) --&gt;
+ *                          &lt;--   AUTH(hmac(ACCEPTOR, acceptor, iA, nD, nA)), WELCOME
  * </pre>
+ * {@code iD} and {@code iA} are the two daemons' incarnations: which run of each daemon process this link joins
+ * ({@link LinkEstablished#peerIncarnation()}); a restarted daemon announces a larger one.
  * The dialer proves first and the acceptor proves only after verifying it: a process that merely connects to a
  * daemon's port learns no HMAC computed with the secret, so it has nothing to guess the secret against offline (a
  * dialer, which chose whom to call by the topology file, still proves to whatever listens there; TLS with mutual
@@ -48,19 +50,22 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final HandshakeProof proof;
     private final long timeoutNanos;
     private final int version;
+    private final long incarnation;
     private final byte[] myNonce = HandshakeProof.newNonce();
 
     private State state = State.AWAIT_HELLO;
     private Coord peer;
     private byte[] peerNonce;
+    private long peerIncarnation;
     private ScheduledFuture<?> timeout;
 
     /**
      * @param expectedPeer the neighbour a dialer means to reach; {@code null} for an acceptor
      * @param version      the protocol version to announce ({@link FrameLayout#PROTOCOL_VERSION} except in tests)
+     * @param incarnation  this daemon's incarnation, announced and proved
      */
-    public HandshakeHandler(Role role, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
-            long timeoutNanos, int version) {
+    public HandshakeHandler(Role role, TorusShape shape, Coord self, long incarnation, Coord expectedPeer,
+            HandshakeProof proof, long timeoutNanos, int version) {
         this.role = role;
         this.shape = shape;
         this.self = self;
@@ -68,6 +73,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.proof = proof;
         this.timeoutNanos = timeoutNanos;
         this.version = version;
+        this.incarnation = incarnation;
     }
 
     @Override
@@ -79,7 +85,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             }
         }, timeoutNanos, TimeUnit.NANOSECONDS);
         if (role == Role.DIALER) {
-            ctx.writeAndFlush(FrameWriter.hello(ctx.alloc(), version, self, expectedPeer, myNonce));
+            ctx.writeAndFlush(FrameWriter.hello(ctx.alloc(), version, self, expectedPeer, myNonce, incarnation));
         }
         super.channelActive(ctx);
     }
@@ -122,11 +128,13 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 }
                 peer = h.from();
                 peerNonce = h.nonce();
+                peerIncarnation = h.incarnation();
                 if (role == Role.ACCEPTOR) {
                     // Only our nonce: the acceptor proves nothing before the dialer has.
-                    ctx.writeAndFlush(FrameWriter.hello(ctx.alloc(), version, self, peer, myNonce));
+                    ctx.writeAndFlush(FrameWriter.hello(ctx.alloc(), version, self, peer, myNonce, incarnation));
                 } else {
-                    ctx.writeAndFlush(FrameWriter.auth(ctx.alloc(), proof.prove(Role.DIALER, self, peerNonce, myNonce)));
+                    ctx.writeAndFlush(FrameWriter.auth(ctx.alloc(),
+                            proof.prove(Role.DIALER, self, incarnation, peerNonce, myNonce)));
                 }
                 state = State.AWAIT_AUTH;
             }
@@ -137,7 +145,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 }
                 Message.Auth a = (Message.Auth) Messages.decode(f);
                 Role peerRole = role == Role.DIALER ? Role.ACCEPTOR : Role.DIALER;
-                if (!proof.verify(a.proof(), peerRole, peer, myNonce, peerNonce)) {
+                if (!proof.verify(a.proof(), peerRole, peer, peerIncarnation, myNonce, peerNonce)) {
                     state = State.DONE;
                     refuse(ctx, ErrorCode.BAD_PROOF, "server " + peer
                             + " failed to prove the cluster secret");
@@ -146,7 +154,8 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 if (role == Role.DIALER) {
                     state = State.AWAIT_WELCOME;
                 } else {
-                    ctx.write(FrameWriter.auth(ctx.alloc(), proof.prove(Role.ACCEPTOR, self, peerNonce, myNonce)));
+                    ctx.write(FrameWriter.auth(ctx.alloc(),
+                            proof.prove(Role.ACCEPTOR, self, incarnation, peerNonce, myNonce)));
                     ctx.writeAndFlush(FrameWriter.bare(ctx.alloc(), MessageType.WELCOME));
                     established(ctx);
                 }
@@ -169,6 +178,9 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             code = ErrorCode.VERSION_MISMATCH;
             why = "protocol version " + h.version() + " is not supported (this daemon speaks version "
                     + FrameLayout.PROTOCOL_VERSION + ")";
+        } else if (h.incarnation() <= 0) {
+            code = ErrorCode.MALFORMED_FRAME;
+            why = "server " + h.from() + " announced incarnation " + h.incarnation() + " (must be positive)";
         } else if (!h.to().equals(self)) {
             why = "this daemon is " + self + ", not " + h.to();
         } else if (role == Role.DIALER && !h.from().equals(expectedPeer)) {
@@ -201,7 +213,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         cancelTimeout();
         ctx.pipeline().remove(this);
         LOG.debug("link {} <-> {} established", self, peer);
-        ctx.fireUserEventTriggered(new LinkEstablished(shape.index(peer)));
+        ctx.fireUserEventTriggered(new LinkEstablished(shape.index(peer), peerIncarnation));
     }
 
     private void cancelTimeout() {

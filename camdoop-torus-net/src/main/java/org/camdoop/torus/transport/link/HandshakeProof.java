@@ -12,8 +12,9 @@ import org.camdoop.torus.transport.wire.FrameLayout;
 
 /**
  * Proof of the shared cluster secret without sending it: HMAC-SHA256 keyed by the secret over a role label, the
- * prover's coordinate and both nonces (the verifier's first). The role label stops a reflected proof being accepted;
- * the verifier's fresh nonce stops a replayed one.
+ * prover's coordinate and incarnation (as its HELLO announced them) and both nonces (the verifier's first). The role
+ * label stops a reflected proof being accepted; the verifier's fresh nonce stops a replayed one; the incarnation in the
+ * proof stops a relay between two daemons passing off an old process as a restarted one.
  */
 public final class HandshakeProof {
 
@@ -46,12 +47,13 @@ public final class HandshakeProof {
         return n;
     }
 
-    public byte[] prove(Role role, Coord prover, byte[] verifierNonce, byte[] proverNonce) {
+    public byte[] prove(Role role, Coord prover, long proverIncarnation, byte[] verifierNonce, byte[] proverNonce) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
             mac.update(("camdoop-link-v" + FrameLayout.PROTOCOL_VERSION + ":" + role).getBytes(StandardCharsets.UTF_8));
-            mac.update(ByteBuffer.allocate(12).putInt(prover.x()).putInt(prover.y()).putInt(prover.z()).array());
+            mac.update(ByteBuffer.allocate(20).putInt(prover.x()).putInt(prover.y()).putInt(prover.z())
+                    .putLong(proverIncarnation).array());
             mac.update(verifierNonce);
             mac.update(proverNonce);
             return mac.doFinal();
@@ -61,7 +63,8 @@ public final class HandshakeProof {
     }
 
     /** Constant-time check of a peer's proof. */
-    public boolean verify(byte[] proof, Role role, Coord prover, byte[] verifierNonce, byte[] proverNonce) {
-        return MessageDigest.isEqual(proof, prove(role, prover, verifierNonce, proverNonce));
+    public boolean verify(byte[] proof, Role role, Coord prover, long proverIncarnation, byte[] verifierNonce,
+            byte[] proverNonce) {
+        return MessageDigest.isEqual(proof, prove(role, prover, proverIncarnation, verifierNonce, proverNonce));
     }
 }

@@ -65,6 +65,8 @@ public final class Link {
     private boolean flushScheduled;
     private boolean shapingTimerArmed;
     private long bytesSent;
+    /** The incarnation of the neighbour's daemon at the other end of the last connection that came up; 0 before. */
+    private long peerIncarnation;
     /** {@link System#nanoTime} before which this side neither dials nor takes a connection ({@link #cut(long)}). */
     private long heldUntilNanos = System.nanoTime();
 
@@ -111,6 +113,14 @@ public final class Link {
         return bytesSent;
     }
 
+    /**
+     * The incarnation the neighbour proved on the last connection that came up (0 if none has): which run of its
+     * daemon process this link joins, or joined before it went down.
+     */
+    public long peerIncarnation() {
+        return peerIncarnation;
+    }
+
     /** Jobs with frames waiting here in transit (event loop). */
     public int transitQueues() {
         return transit.size();
@@ -131,12 +141,16 @@ public final class Link {
         transition(State.STOPPED, REASON_STOPPED);
     }
 
-    /** The handshake succeeded on {@code ch}; a newer connection replaces an older one. */
-    public void established(Channel ch) {
+    /**
+     * The handshake succeeded on {@code ch} with the neighbour's daemon at {@code incarnation}; a newer connection
+     * replaces an older one.
+     */
+    public void established(Channel ch, long incarnation) {
         if (state == State.STOPPED || heldNanos() > 0) {
             ch.close();
             return;
         }
+        peerIncarnation = incarnation;
         if (channel != null && channel != ch) {
             Channel old = channel;
             channel = null;

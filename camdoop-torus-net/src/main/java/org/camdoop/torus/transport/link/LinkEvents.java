@@ -6,8 +6,8 @@ import io.netty.channel.Channel;
 /** What a link's channel reports to the node that owns it. Every call is made on the channel's event loop. */
 public interface LinkEvents {
 
-    /** The handshake with neighbour {@code peer} succeeded on {@code ch}. */
-    void established(Channel ch, int peer);
+    /** The handshake with neighbour {@code peer} (its daemon at {@code peerIncarnation}) succeeded on {@code ch}. */
+    void established(Channel ch, int peer, long peerIncarnation);
 
     /** A routed frame (DATA, END, CREDIT, URGENT) arrived from {@code peer}; ownership passes to the callee. */
     void routedFrame(int peer, ByteBuf frame);

@@ -34,7 +34,7 @@ public final class LinkHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof LinkEstablished e) {
             peer = e.peer();
-            events.established(ctx.channel(), peer);
+            events.established(ctx.channel(), peer, e.peerIncarnation());
         } else if (evt instanceof LinkRefused r) {
             events.refused(ctx.channel(), r.reason());
         }

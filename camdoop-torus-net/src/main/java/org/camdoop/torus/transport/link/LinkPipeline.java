@@ -20,6 +20,7 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
     private final LinkSettings config;
     private final TorusShape shape;
     private final Coord self;
+    private final long incarnation;
     private final Coord expectedPeer;
     private final HandshakeProof proof;
     private final LongSupplier nanoClock;
@@ -27,25 +28,31 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
     private final int version;
     private final LinkTls tls;
 
-    /** @param expectedPeer the neighbour a dialer means to reach, or {@code null} on the accepting side */
-    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
-            LongSupplier nanoClock, LinkEvents events) {
-        this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION, null);
+    /**
+     * @param incarnation  this daemon's incarnation (which run of its process this is), announced in every handshake
+     * @param expectedPeer the neighbour a dialer means to reach, or {@code null} on the accepting side
+     */
+    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, long incarnation, Coord expectedPeer,
+            HandshakeProof proof, LongSupplier nanoClock, LinkEvents events) {
+        this(config, shape, self, incarnation, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION,
+                null);
     }
 
     /** As above over TLS when {@code tls} is not {@code null}. */
-    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
-            LongSupplier nanoClock, LinkEvents events, LinkTls tls) {
-        this(config, shape, self, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION, tls);
+    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, long incarnation, Coord expectedPeer,
+            HandshakeProof proof, LongSupplier nanoClock, LinkEvents events, LinkTls tls) {
+        this(config, shape, self, incarnation, expectedPeer, proof, nanoClock, events, FrameLayout.PROTOCOL_VERSION,
+                tls);
     }
 
     /** As above with an explicit protocol version to announce (tests of version refusal). */
-    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, Coord expectedPeer, HandshakeProof proof,
-            LongSupplier nanoClock, LinkEvents events, int version, LinkTls tls) {
+    public LinkPipeline(LinkSettings config, TorusShape shape, Coord self, long incarnation, Coord expectedPeer,
+            HandshakeProof proof, LongSupplier nanoClock, LinkEvents events, int version, LinkTls tls) {
         this.tls = tls;
         this.config = config;
         this.shape = shape;
         this.self = self;
+        this.incarnation = incarnation;
         this.expectedPeer = expectedPeer;
         this.proof = proof;
         this.nanoClock = nanoClock;
@@ -64,7 +71,7 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
         }
         HandshakeProof.Role role = expectedPeer == null ? HandshakeProof.Role.ACCEPTOR : HandshakeProof.Role.DIALER;
         ch.pipeline().addLast("frames", new FrameDecoder(config.maxFrameBytes()));
-        ch.pipeline().addLast("handshake", new HandshakeHandler(role, shape, self, expectedPeer, proof,
+        ch.pipeline().addLast("handshake", new HandshakeHandler(role, shape, self, incarnation, expectedPeer, proof,
                 config.handshakeTimeoutNanos(), version));
         ch.pipeline().addLast("heartbeat", new HeartbeatHandler(nanoClock, config.heartbeatIntervalNanos(),
                 config.heartbeatTimeoutNanos()));

@@ -38,8 +38,10 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  *    4  3xi32 sender's coordinate x, y, z
  *   16  3xi32 coordinate the sender believes it is talking to
  *   28  16B  nonce
+ *   44  i64  sender's incarnation (protocol version 5; a shorter HELLO of an older version is read far enough to
+ *            refuse its version by name)
  * AUTH
- *    2  32B  HMAC-SHA256 proof over both nonces and the prover's coordinate
+ *    2  32B  HMAC-SHA256 proof over both nonces, the prover's coordinate and its incarnation
  * WELCOME, HEARTBEAT: no body
  * ERROR
  *    2  u16  error code ({@link ErrorCode})
@@ -91,7 +93,8 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, type + " frame of " + len + " bytes is shorter than "
                     + type.minFrameLength());
         }
-        if ((type == MessageType.HELLO && len != type.minFrameLength())
+        if ((type == MessageType.HELLO && len != type.minFrameLength()
+                && len != FrameLayout.TYPE_HEADER + FrameLayout.HELLO_BODY)
                 || (type == MessageType.AUTH && len != type.minFrameLength())
                 || (type == MessageType.CREDIT && len != type.minFrameLength())
                 || (type == MessageType.URGENT && len != type.minFrameLength())) {

@@ -11,9 +11,10 @@ public final class FrameLayout {
      * Protocol version spoken by this build; a peer with another version is refused. Version 2: the dialer proves the
      * cluster secret first (version 1 had the acceptor prove first). Version 3: receivers batch their announcements
      * and senders flag DATA frames that need a prompt acknowledgement ({@link #FLAG_ACK_REQUESTED}); a version 2 sender
-     * never flags, and could wait forever on a version 3 receiver.
+     * never flags, and could wait forever on a version 3 receiver. Version 5: HELLO carries the sender's incarnation
+     * ({@link #HELLO_INCARNATION}), which its proof covers; the failure views name servers and links by incarnation.
      */
-    public static final int PROTOCOL_VERSION = 4;
+    public static final int PROTOCOL_VERSION = 5;
 
     public static final int LENGTH_FIELD = 4;
 
@@ -60,7 +61,11 @@ public final class FrameLayout {
     public static final int HELLO_TO = 16;
     public static final int HELLO_NONCE = 28;
     public static final int NONCE_BYTES = 16;
-    public static final int HELLO_BODY = 2 + 12 + 12 + NONCE_BYTES;
+    /** The sender's incarnation: which run of its daemon process this is (larger for a later run). */
+    public static final int HELLO_INCARNATION = HELLO_NONCE + NONCE_BYTES;
+    public static final int HELLO_BODY = 2 + 12 + 12 + NONCE_BYTES + 8;
+    /** A HELLO of protocol version 4 or older, without the incarnation: decoded only to refuse its version. */
+    public static final int HELLO_BODY_BEFORE_V5 = HELLO_BODY - 8;
 
     // AUTH body.
     public static final int AUTH_PROOF = 2;

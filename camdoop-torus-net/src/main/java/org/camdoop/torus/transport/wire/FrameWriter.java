@@ -50,14 +50,16 @@ public final class FrameWriter {
         return b;
     }
 
-    public static ByteBuf hello(ByteBufAllocator alloc, int version, Coord from, Coord to, byte[] nonce) {
-        ByteBuf b = alloc.buffer(FrameLayout.LENGTH_FIELD + MessageType.HELLO.minFrameLength());
-        b.writeInt(MessageType.HELLO.minFrameLength());
+    public static ByteBuf hello(ByteBufAllocator alloc, int version, Coord from, Coord to, byte[] nonce,
+            long incarnation) {
+        ByteBuf b = alloc.buffer(FrameLayout.LENGTH_FIELD + FrameLayout.TYPE_HEADER + FrameLayout.HELLO_BODY);
+        b.writeInt(FrameLayout.TYPE_HEADER + FrameLayout.HELLO_BODY);
         b.writeByte(MessageType.HELLO.code()).writeByte(0);
         b.writeShort(version);
         coord(b, from);
         coord(b, to);
         b.writeBytes(nonce, 0, FrameLayout.NONCE_BYTES);
+        b.writeLong(incarnation);
         return b;
     }
 

@@ -15,7 +15,7 @@ public sealed interface Message {
     record Route(int src, int dst, int hops, StreamId stream) {
     }
 
-    record Hello(int version, Coord from, Coord to, byte[] nonce) implements Message {
+    record Hello(int version, Coord from, Coord to, byte[] nonce, long incarnation) implements Message {
         public MessageType type() {
             return MessageType.HELLO;
         }
@@ -23,7 +23,7 @@ public sealed interface Message {
         @Override
         public boolean equals(Object o) {
             return o instanceof Hello h && version == h.version && from.equals(h.from) && to.equals(h.to)
-                    && Arrays.equals(nonce, h.nonce);
+                    && Arrays.equals(nonce, h.nonce) && incarnation == h.incarnation;
         }
 
         @Override

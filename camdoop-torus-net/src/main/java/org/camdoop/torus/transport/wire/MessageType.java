@@ -5,7 +5,7 @@ package org.camdoop.torus.transport.wire;
  * routed header ({@link FrameLayout}) and may be forwarded towards their destination server.
  */
 public enum MessageType {
-    HELLO(1, false, FrameLayout.HELLO_BODY),
+    HELLO(1, false, FrameLayout.HELLO_BODY_BEFORE_V5),
     AUTH(2, false, FrameLayout.AUTH_BODY),
     WELCOME(3, false, 0),
     ERROR(4, false, FrameLayout.ERROR_BODY_MIN),

@@ -16,7 +16,7 @@ public final class Messages {
     public static ByteBuf encode(ByteBufAllocator alloc, Message m) {
         // Java 17 has no pattern switch; the closed set keeps this chain exhaustive in practice.
         if (m instanceof Message.Hello h) {
-            return FrameWriter.hello(alloc, h.version(), h.from(), h.to(), h.nonce());
+            return FrameWriter.hello(alloc, h.version(), h.from(), h.to(), h.nonce(), h.incarnation());
         } else if (m instanceof Message.Auth a) {
             return FrameWriter.auth(alloc, a.proof());
         } else if (m instanceof Message.Welcome) {
@@ -55,7 +55,9 @@ public final class Messages {
         return switch (type) {
             case HELLO -> new Message.Hello(f.getUnsignedShort(r + FrameLayout.HELLO_VERSION),
                     coord(f, r + FrameLayout.HELLO_FROM), coord(f, r + FrameLayout.HELLO_TO),
-                    bytes(f, r + FrameLayout.HELLO_NONCE, FrameLayout.NONCE_BYTES));
+                    bytes(f, r + FrameLayout.HELLO_NONCE, FrameLayout.NONCE_BYTES),
+                    f.writerIndex() - r >= FrameLayout.HELLO_INCARNATION + Long.BYTES
+                            ? f.getLong(r + FrameLayout.HELLO_INCARNATION) : 0);
             case AUTH -> new Message.Auth(bytes(f, r + FrameLayout.AUTH_PROOF, FrameLayout.PROOF_BYTES));
             case WELCOME -> new Message.Welcome();
             case HEARTBEAT -> new Message.Heartbeat();

@@ -35,8 +35,8 @@ class HandshakeFuzzTest {
         }
         HandshakeHandlerTest.Established established = new HandshakeHandlerTest.Established();
         EmbeddedChannel acceptor = new EmbeddedChannel(new FrameDecoder(4096),
-                new HandshakeHandler(Role.ACCEPTOR, SHAPE, ACCEPTOR, null, new HandshakeProof(SECRET), 10_000_000_000L,
-                        FrameLayout.PROTOCOL_VERSION), established, new ProtocolGuard());
+                new HandshakeHandler(Role.ACCEPTOR, SHAPE, ACCEPTOR, 1L, null, new HandshakeProof(SECRET),
+                        10_000_000_000L, FrameLayout.PROTOCOL_VERSION), established, new ProtocolGuard());
         ByteBuf input = Unpooled.wrappedBuffer(bytes);
         input.retain();
         acceptor.writeInbound(input);

@@ -17,6 +17,7 @@ import org.camdoop.torus.transport.link.HandshakeProof.Role;
 import org.camdoop.torus.transport.wire.ErrorCode;
 import org.camdoop.torus.transport.wire.FrameDecoder;
 import org.camdoop.torus.transport.wire.FrameLayout;
+import org.camdoop.torus.transport.wire.FrameWriter;
 import org.camdoop.torus.transport.wire.Message;
 import org.camdoop.torus.transport.wire.Messages;
 import org.junit.jupiter.api.Test;
@@ -31,15 +32,18 @@ class HandshakeHandlerTest {
     private static final String SECRET = "a-cluster-secret-of-at-least-32-bytes";
     private static final String OTHER = "another-cluster-secret-of-32-bytes-or-more";
     private static final int V = FrameLayout.PROTOCOL_VERSION;
+    private static final long INCARNATION = 1_764_100_000_000L;
 
     /** Records LinkEstablished events. */
     static final class Established extends ChannelInboundHandlerAdapter {
         final List<Integer> peers = new ArrayList<>();
+        final List<Long> incarnations = new ArrayList<>();
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof LinkEstablished e) {
                 peers.add(e.peer());
+                incarnations.add(e.peerIncarnation());
             }
         }
     }
@@ -47,7 +51,8 @@ class HandshakeHandlerTest {
     private static EmbeddedChannel channel(Role role, Coord self, Coord expected, String secret, int version,
             Established ev) {
         return new EmbeddedChannel(new FrameDecoder(4096),
-                new HandshakeHandler(role, SHAPE, self, expected, new HandshakeProof(secret), TIMEOUT, version), ev,
+                new HandshakeHandler(role, SHAPE, self, INCARNATION, expected, new HandshakeProof(secret), TIMEOUT,
+                        version), ev,
                 new ProtocolGuard());
     }
 
@@ -87,6 +92,8 @@ class HandshakeHandlerTest {
         assertTrue(shuttle(d, a).isEmpty());
         assertEquals(List.of(SHAPE.index(ACCEPTOR)), de.peers);
         assertEquals(List.of(SHAPE.index(DIALER)), ae.peers);
+        assertEquals(List.of(INCARNATION), de.incarnations, "each side learns the other's incarnation");
+        assertEquals(List.of(INCARNATION), ae.incarnations);
         assertTrue(d.isOpen() && a.isOpen());
         assertEquals(null, d.pipeline().get(HandshakeHandler.class), "the handshake handler removes itself");
         d.finishAndReleaseAll();
@@ -140,11 +147,46 @@ class HandshakeHandlerTest {
         EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 7 is not supported (this daemon speaks version 4)")), errors);
+                "protocol version 7 is not supported (this daemon speaks version 5)")), errors);
         assertFalse(a.isOpen());
         assertFalse(d.isOpen(), "the refused side closes too");
         d.finishAndReleaseAll();
         a.finishAndReleaseAll();
+    }
+
+    @Test
+    void aVersion4HelloWithoutIncarnationIsRefusedByItsVersion() {
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        ByteBuf hello = FrameWriter.hello(a.alloc(), 4, DIALER, ACCEPTOR, HandshakeProof.newNonce(), 0);
+        // What a version 4 daemon sends: the same HELLO, 8 bytes shorter.
+        hello.setInt(0, hello.getInt(0) - Long.BYTES);
+        hello.writerIndex(hello.writerIndex() - Long.BYTES);
+        a.writeInbound(hello);
+        assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
+                "protocol version 4 is not supported (this daemon speaks version 5)")), drain(a));
+        assertFalse(a.isOpen());
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void anIncarnationThatIsNotPositiveIsRefused() {
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        a.writeInbound(Messages.encode(a.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, HandshakeProof.newNonce(),
+                0)));
+        assertEquals(List.of(new Message.Error(ErrorCode.MALFORMED_FRAME,
+                "server 0,0,0 announced incarnation 0 (must be positive)")), drain(a));
+        a.finishAndReleaseAll();
+    }
+
+    @Test
+    void aProofIsBoundToTheIncarnationItsHelloAnnounced() {
+        // A relay cannot pass off one run of a daemon as another: the proof covers the incarnation.
+        HandshakeProof p = new HandshakeProof(SECRET);
+        byte[] n1 = HandshakeProof.newNonce();
+        byte[] n2 = HandshakeProof.newNonce();
+        byte[] proof = p.prove(Role.DIALER, DIALER, 5L, n1, n2);
+        assertTrue(p.verify(proof, Role.DIALER, DIALER, 5L, n1, n2));
+        assertFalse(p.verify(proof, Role.DIALER, DIALER, 6L, n1, n2));
     }
 
     @Test
@@ -165,7 +207,7 @@ class HandshakeHandlerTest {
     void theAcceptorProvesNothingUntilTheDialerHasProved() {
         EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         byte[] nonce = HandshakeProof.newNonce();
-        a.writeInbound(Messages.encode(a.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, nonce)));
+        a.writeInbound(Messages.encode(a.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, nonce, 5L)));
         List<Message> answers = drain(a);
         assertEquals(1, answers.size(), "only a HELLO answers a HELLO: " + answers);
         Message.Hello h = (Message.Hello) answers.get(0);
@@ -176,13 +218,15 @@ class HandshakeHandlerTest {
         assertFalse(a.isOpen());
         // With the secret the same exchange yields the acceptor's proof over both nonces, then WELCOME.
         EmbeddedChannel b = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
-        b.writeInbound(Messages.encode(b.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, nonce)));
+        b.writeInbound(Messages.encode(b.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, nonce, 5L)));
         Message.Hello hb = (Message.Hello) drain(b).get(0);
         HandshakeProof p = new HandshakeProof(SECRET);
-        b.writeInbound(Messages.encode(b.alloc(), new Message.Auth(p.prove(Role.DIALER, DIALER, hb.nonce(), nonce))));
+        b.writeInbound(Messages.encode(b.alloc(),
+                new Message.Auth(p.prove(Role.DIALER, DIALER, 5L, hb.nonce(), nonce))));
         List<Message> done = drain(b);
         assertEquals(2, done.size(), done.toString());
-        assertTrue(p.verify(((Message.Auth) done.get(0)).proof(), Role.ACCEPTOR, ACCEPTOR, nonce, hb.nonce()));
+        assertTrue(p.verify(((Message.Auth) done.get(0)).proof(), Role.ACCEPTOR, ACCEPTOR, hb.incarnation(), nonce,
+                hb.nonce()));
         assertEquals(new Message.Welcome(), done.get(1));
         assertNotNull(h);
         a.finishAndReleaseAll();

@@ -28,7 +28,7 @@ class LinkBoundsTest {
                     public void linkDown(Link link, String reason) {
                     }
                 }, allowance, serviceCap);
-        l.established(ch);
+        l.established(ch, 1L);
         return l;
     }
 

@@ -27,7 +27,7 @@ class FrameCodecTest {
         byte[] proof = new byte[FrameLayout.PROOF_BYTES];
         new Random(2).nextBytes(proof);
         return List.of(
-                new Message.Hello(1, new Coord(1, 2, 3), new Coord(2, 2, 3), nonce),
+                new Message.Hello(1, new Coord(1, 2, 3), new Coord(2, 2, 3), nonce, 1_764_000_000_000L),
                 new Message.Auth(proof),
                 new Message.Welcome(),
                 new Message.Error(ErrorCode.BAD_PROOF, "server 1,0,0 failed to prove the cluster secret"),

@@ -1,0 +1,155 @@
+package org.camdoop.shuffle.service;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.camdoop.shuffle.service.net.MembershipMessages.LinkRuns;
+import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
+import org.camdoop.torus.topology.FailureView;
+import org.camdoop.torus.topology.TorusShape;
+
+/**
+ * What this daemon knows of the other daemons' runs: which run of each server was declared failed, which links were
+ * cut and came up again, and between which runs of their ends. Everything is merged by maximum, so two daemons that
+ * heard the same reports, in any order, hold the same state, and derive the same failure view:
+ * <ul>
+ *   <li>a server is <b>failed</b> when a run of it at least as late as every run known to have connected was declared
+ *       failed. A report about an earlier run than one that came up since is stale and changes nothing: the server
+ *       rejoined;</li>
+ *   <li>a link is <b>cut</b> when it was cut, unless it came up since between later runs of either end (and no
+ *       earlier runs of the other). The same two runs reconnecting do not lift a cut: a link that flaps between two
+ *       running daemons stays routed around, as before.</li>
+ * </ul>
+ * Incarnation 0 names a run no connection ever came up with (a neighbour declared failed before its link ever came
+ * up): any real run is later.
+ *
+ * <p>Not thread-safe: {@link DaemonView} guards it.
+ */
+final class Membership {
+
+    private static final long NONE = -1;
+
+    private final TorusShape shape;
+    /** Per server, the latest run declared failed, or {@link #NONE}. */
+    private final long[] failedAt;
+    /** Per server, the latest run known to have connected to a neighbour (its own, for this daemon). */
+    private final long[] aliveAt;
+    /** Per link (ends ascending), the latest runs it was cut between. */
+    private final Map<Long, LinkRuns> cuts = new HashMap<>();
+    /** Per link (ends ascending), the latest runs it came up between, as far as they were heard. */
+    private final Map<Long, LinkRuns> ups = new HashMap<>();
+
+    Membership(TorusShape shape, int self, long selfIncarnation) {
+        this.shape = shape;
+        this.failedAt = new long[shape.size()];
+        this.aliveAt = new long[shape.size()];
+        Arrays.fill(failedAt, NONE);
+        aliveAt[self] = selfIncarnation;
+    }
+
+    boolean isFailed(int s) {
+        return failedAt[s] != NONE && failedAt[s] >= aliveAt[s];
+    }
+
+    boolean isCut(int a, int b) {
+        LinkRuns cut = cuts.get(key(a, b));
+        // Only the link itself coming up lifts its cut: a restarted end that has not reconnected across it yet may
+        // still be behind a broken cable.
+        return cut != null && !cameUpAfter(cut);
+    }
+
+    /** Run {@code r} was declared failed. True if this takes a live server out of the view. */
+    boolean failed(ServerRun r) {
+        boolean was = isFailed(r.server());
+        failedAt[r.server()] = Math.max(failedAt[r.server()], r.incarnation());
+        return !was && isFailed(r.server());
+    }
+
+    /** The link was cut between these runs. True if this takes the link out of the view. */
+    boolean cut(LinkRuns link) {
+        LinkRuns l = link.ordered();
+        boolean was = isCut(l.a(), l.b());
+        cuts.merge(key(l.a(), l.b()), l, Membership::latest);
+        return !was && isCut(l.a(), l.b());
+    }
+
+    /**
+     * The link came up between these runs. True if this brings a failed server or a cut link back into the view (the
+     * news is worth passing on).
+     */
+    boolean up(LinkRuns link) {
+        LinkRuns l = link.ordered();
+        boolean failedA = isFailed(l.a());
+        boolean failedB = isFailed(l.b());
+        boolean wasCut = isCut(l.a(), l.b());
+        ups.merge(key(l.a(), l.b()), l, Membership::latest);
+        aliveAt[l.a()] = Math.max(aliveAt[l.a()], l.aIncarnation());
+        aliveAt[l.b()] = Math.max(aliveAt[l.b()], l.bIncarnation());
+        return (failedA && !isFailed(l.a())) || (failedB && !isFailed(l.b())) || (wasCut && !isCut(l.a(), l.b()));
+    }
+
+    /** {@code base} (the vacant coordinates) with this state's failed servers and cut links. */
+    FailureView applyTo(FailureView base) {
+        FailureView v = base;
+        for (int s = 0; s < shape.size(); s++) {
+            if (isFailed(s) && !v.isFailed(s)) {
+                v = v.withFailed(shape.coord(s));
+            }
+        }
+        for (LinkRuns c : cuts.values()) {
+            if (isCut(c.a(), c.b())) {
+                v = v.withCutLink(shape.coord(c.a()), shape.coord(c.b()));
+            }
+        }
+        return v;
+    }
+
+    /** The run of server {@code s} declared failed, if it is failed now; else -1. */
+    long failedRun(int s) {
+        return isFailed(s) ? failedAt[s] : NONE;
+    }
+
+    /** Every report worth handing to a daemon that knows nothing: failures, cuts, and the ups that lifted any. */
+    List<ServerRun> failures() {
+        List<ServerRun> out = new ArrayList<>();
+        for (int s = 0; s < shape.size(); s++) {
+            if (failedAt[s] != NONE) {
+                out.add(new ServerRun(s, failedAt[s]));
+            }
+        }
+        return out;
+    }
+
+    List<LinkRuns> cutLinks() {
+        return new ArrayList<>(cuts.values());
+    }
+
+    /** Ups of links that were cut, and of links to servers that were declared failed: the ones that lift something. */
+    List<LinkRuns> liftingUps() {
+        List<LinkRuns> out = new ArrayList<>();
+        for (LinkRuns u : ups.values()) {
+            if (cuts.containsKey(key(u.a(), u.b())) || failedAt[u.a()] != NONE || failedAt[u.b()] != NONE) {
+                out.add(u);
+            }
+        }
+        return out;
+    }
+
+    private boolean cameUpAfter(LinkRuns cut) {
+        LinkRuns up = ups.get(key(cut.a(), cut.b()));
+        return up != null && up.aIncarnation() >= cut.aIncarnation() && up.bIncarnation() >= cut.bIncarnation()
+                && (up.aIncarnation() > cut.aIncarnation() || up.bIncarnation() > cut.bIncarnation());
+    }
+
+    /** The later of two records of one link, end by end (a run's incarnation only grows). */
+    private static LinkRuns latest(LinkRuns x, LinkRuns y) {
+        return new LinkRuns(x.a(), Math.max(x.aIncarnation(), y.aIncarnation()), x.b(),
+                Math.max(x.bIncarnation(), y.bIncarnation()));
+    }
+
+    private long key(int a, int b) {
+        return (long) Math.min(a, b) * shape.size() + Math.max(a, b);
+    }
+}
