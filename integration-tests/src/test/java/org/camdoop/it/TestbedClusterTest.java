@@ -199,6 +199,16 @@ class TestbedClusterTest {
         Job job = faulted("kill -9 of forwarding-only daemon " + FORWARDING + " and a torus link cut",
                 holder -> List.of(List.of("kill", FORWARDING), List.of("cut", holder, neighbour(holder))));
         assertEquals(0, job.counter(FALLBACKS).orElse(0L), figures.get(figures.size() - 1));
+        // Started again, the killed daemon is a new run of it, which all 26 others take back into their views
+        // (docs/recovery.md, "Rejoin"; NodeManagers' daemons log in their NodeManager's log): the next job plans with
+        // it. Before rejoin it stayed out until every daemon restarted.
+        long startNanos = System.nanoTime();
+        Distribution.Result started = testbed(List.of("start", FORWARDING));
+        assertEquals(0, started.exit(), started.out());
+        Distribution.awaitCheck(home, env, 0, out -> out.trim().equals("26"), "sh", "-c",
+                "cat " + work.resolve("logs") + "/*.log | grep -c 'server " + FORWARDING + " rejoined'");
+        figures.add(String.format(Locale.ROOT, "testbed start of the killed daemon %s: every other daemon took it"
+                + " back %.1f s after the start command", FORWARDING, (System.nanoTime() - startNanos) / 1e9));
     }
 
     @Test

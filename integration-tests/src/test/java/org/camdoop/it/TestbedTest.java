@@ -6,13 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The testbed from the distribution: daemons as separate processes in their own network namespaces, joined by shaped
- * veth links; a cut link and a killed daemon show in {@code check}; {@code down} leaves nothing behind. Needs root and
+ * veth links; a cut link and a killed daemon show in {@code check}; {@code down} leaves nothing behind; a killed
+ * daemon started again rejoins the torus. Needs root and
  * iproute2, as CI has (.ci/run installs iproute2): without them it fails, saying so, rather than skipping.
  */
 @Timeout(240)
@@ -20,13 +22,21 @@ class TestbedTest {
 
     @TempDir
     Path dir;
+    private Path home;
+    private Path work;
+    private Map<String, String> env;
+    private Path script;
+
+    @BeforeEach
+    void unpack() throws Exception {
+        home = Distribution.unpack(dir);
+        work = dir.resolve("testbed");
+        env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
+        script = home.resolve("sbin/camdoop-testbed.sh");
+    }
 
     @Test
     void upCheckCutKillDownOnA2x2x1Torus() throws Exception {
-        Path home = Distribution.unpack(dir);
-        Path work = dir.resolve("testbed");
-        Map<String, String> env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
-        Path script = home.resolve("sbin/camdoop-testbed.sh");
         try {
             Distribution.Result up = Distribution.run(home, env, script.toString(), "up", "--shape", "2x2x1",
                     "--link-mbps", "50");
@@ -75,10 +85,6 @@ class TestbedTest {
      */
     @Test
     void aKilledDaemonStartedAgainRejoinsTheTorus() throws Exception {
-        Path home = Distribution.unpack(dir);
-        Path work = dir.resolve("testbed");
-        Map<String, String> env = Map.of("CAMDOOP_TESTBED_DIR", work.toString());
-        Path script = home.resolve("sbin/camdoop-testbed.sh");
         String logs = "cat " + work.resolve("logs") + "/camdoop-testbed-*-daemon.log";
         try {
             Distribution.Result up = Distribution.run(home, env, script.toString(), "up", "--shape", "2x2x1",

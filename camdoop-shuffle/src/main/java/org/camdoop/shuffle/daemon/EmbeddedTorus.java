@@ -65,6 +65,8 @@ public final class EmbeddedTorus implements AutoCloseable {
     /** Per server: its job registry and jar cache (null for servers that are not live). */
     private final List<JobRegistry> registries = new ArrayList<>();
     private final List<JarCache> jarCaches = new ArrayList<>();
+    /** Servers whose daemon crashed and has not been restarted. */
+    private final java.util.Set<Integer> crashed = ConcurrentHashMap.newKeySet();
     /** What every daemon is started with, kept for {@link #restart}. */
     private final TransportConfig config;
     private final Topology topology;
@@ -317,6 +319,7 @@ public final class EmbeddedTorus implements AutoCloseable {
         // of restarting it (a fault campaign run, once the tests ran faster).
         nodes.get(server).crash();
         dying.halt("daemon " + shape.coord(server) + " crashed");
+        crashed.add(server);
     }
 
     /**
@@ -327,8 +330,8 @@ public final class EmbeddedTorus implements AutoCloseable {
      * "Rejoin"). Returns without waiting for the links.
      */
     public void restart(int server) throws IOException, InterruptedException {
-        if (!view.isLive(server)) {
-            throw new IllegalArgumentException("server " + shape.coord(server) + " is not in the torus");
+        if (!crashed.remove(server)) {
+            throw new IllegalArgumentException("server " + shape.coord(server) + " has no crashed daemon to restart");
         }
         outputs.remove(server);
         registries.get(server).close();

@@ -18,14 +18,19 @@ import java.util.Optional;
  * @param incarnations the incarnation of each failed server's daemon the root knew declared failed, in the order of
  *                     {@code failed}: a daemon that has seen a later run of one of them rejoin does not take it for
  *                     failed again (docs/recovery.md, "Rejoin")
+ * @param rootIncarnation the incarnation of the root's daemon that started this generation (0: not known, as for a
+ *                     shuffle started in process): a report that an earlier run of the root's server failed does not
+ *                     stop a shuffle a later run roots
  */
-public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations) {
+public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations,
+        long rootIncarnation) {
 
     /** Keys a resumed generation may name: one service message carries it. */
     public static final int MAX_RESUME_KEY_BYTES = 16 * 1024;
 
     /** The first run of a shuffle, on a failure view with no failed server. */
-    public static final ShuffleGeneration FIRST = new ShuffleGeneration(0, Optional.empty(), new int[0], new long[0]);
+    public static final ShuffleGeneration FIRST = new ShuffleGeneration(0, Optional.empty(), new int[0], new long[0],
+            0);
 
     public ShuffleGeneration {
         if (number < 0) {
@@ -38,6 +43,9 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
         resumeAfter = resumeAfter.map(byte[]::clone);
         failed = failed.clone();
         incarnations = incarnations.clone();
+        if (rootIncarnation < 0) {
+            throw new IllegalArgumentException("root incarnation " + rootIncarnation);
+        }
         if (incarnations.length != failed.length) {
             throw new IllegalArgumentException(failed.length + " failed servers but " + incarnations.length
                     + " incarnations");
@@ -53,14 +61,17 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
         }
     }
 
-    /** The first run of a shuffle on a failure view with these failed servers (ascending) at these incarnations. */
-    public static ShuffleGeneration first(int[] failed, long[] incarnations) {
-        return new ShuffleGeneration(0, Optional.empty(), failed, incarnations);
+    /**
+     * The first run of a shuffle on a failure view with these failed servers (ascending) at these incarnations, started
+     * by the root's daemon at {@code rootIncarnation}.
+     */
+    public static ShuffleGeneration first(int[] failed, long[] incarnations, long rootIncarnation) {
+        return new ShuffleGeneration(0, Optional.empty(), failed, incarnations, rootIncarnation);
     }
 
     /** The next generation: resumes after {@code lastKey} (empty: from the start) with {@code failedNow}. */
     public ShuffleGeneration next(Optional<byte[]> lastKey, int[] failedNow, long[] incarnationsNow) {
-        return new ShuffleGeneration(number + 1, lastKey, failedNow, incarnationsNow);
+        return new ShuffleGeneration(number + 1, lastKey, failedNow, incarnationsNow, rootIncarnation);
     }
 
     @Override
@@ -81,7 +92,7 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
     @Override
     public boolean equals(Object o) {
         return o instanceof ShuffleGeneration g && number == g.number && Arrays.equals(failed, g.failed)
-                && Arrays.equals(incarnations, g.incarnations)
+                && Arrays.equals(incarnations, g.incarnations) && rootIncarnation == g.rootIncarnation
                 && resumeAfter.isPresent() == g.resumeAfter.isPresent()
                 && (resumeAfter.isEmpty() || Arrays.equals(resumeAfter.get(), g.resumeAfter.get()));
     }

@@ -16,7 +16,6 @@ import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TorusNode;
-import org.camdoop.torus.transport.TransportListener;
 import org.camdoop.torus.transport.wire.StreamId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,13 +101,8 @@ public final class CamdoopService {
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(),
                 recent::startTaken, this::handle);
         node.setServiceHandler(inbox::onMessage);
-        node.addListener(new TransportListener() {
-            @Override
-            public void serverFailed(Coord server, long incarnation) {
-                // On the event loop: the view changes at once, the shuffles' side of it runs on the vertex threads.
-                serverDown(new ServerRun(shape.index(server), incarnation), true);
-            }
-        });
+        // Last: failures this daemon's transport declares from now on come here; links up already are taken in.
+        views.start(run -> serverDown(run, true));
     }
 
     /** Failed and vacant servers as this daemon knows them. */
@@ -217,41 +211,43 @@ public final class CamdoopService {
     }
 
     /**
-     * Server {@code s} failed: reported by this daemon's transport ({@code detectedHere}: its link stayed down for the
-     * failure timeout), by a neighbour of it (SERVER_DOWN), or in a START's failure view. Takes it into the view, tells
-     * every daemon if detected here, drops the shuffles whose reduce task ran there, and restarts the shuffles rooted
-     * here (paper section 4.2). Runs on the event loop or a vertex thread; the shuffles' part runs on a vertex thread.
+     * A run of a server failed: reported by this daemon's transport ({@code detectedHere}), by a neighbour of it
+     * (SERVER_DOWN, VIEW) or in a START. Unless old news, takes it into the view (a later run that connected since
+     * stays in), tells every daemon if detected here, drops the shuffles that run rooted and restarts the ones rooted
+     * here (paper section 4.2). On the event loop or a vertex thread; the shuffles' part runs on a vertex thread.
      */
     private void serverDown(ServerRun run, boolean detectedHere) {
         if (halted) {
             return;
         }
-        int s = run.server();
-        if (s == node.index()) { // unless it names an earlier run of this daemon: this one rejoined since
+        if (run.server() == node.index()) { // unless it names an earlier run of this daemon: this one rejoined since
             if (run.incarnation() >= node.incarnation()) {
                 excluded("its neighbours declared it failed (one of its links stayed down for the failure timeout)");
             }
             return;
         }
-        Coord failed = shape.coord(s);
-        if (!views.markFailed(run)) {
-            return;
+        if (views.markFailed(run) == Membership.Failure.KNOWN) {
+            return; // no news: this run, or a later one, was reported failed already
         }
         if (detectedHere) {
             counters.failureDeclared();
             views.tellFailed(run);
         }
-        context.vertices().execute(() -> shufflesLost(failed));
+        context.vertices().execute(() -> shufflesLost(shape.coord(run.server()), run.incarnation()));
     }
 
-    /** Server {@code failed} is gone: the shuffles rooted there stop here, the ones rooted here restart. */
-    private void shufflesLost(Coord failed) {
+    /**
+     * Run {@code incarnation} of server {@code failed} is gone: the shuffles it rooted stop here (not those a later run
+     * roots), the ones rooted here restart.
+     */
+    private void shufflesLost(Coord failed, long incarnation) {
         if (halted) {
             return;
         }
         for (ShuffleKey key : running.keys()) {
             RunningShuffle r = running.get(key);
-            if (r != null && r.spec().root().equals(failed)) {
+            if (r != null && r.spec().root().equals(failed)
+                    && r.spec().generation().rootIncarnation() <= incarnation) {
                 // Its reduce task died with the server: Hadoop runs a new attempt, which roots a new shuffle.
                 abort(key.streamKey(), key.partition(), "server " + failed + ", the root, failed", false);
             }
@@ -310,7 +306,7 @@ public final class CamdoopService {
 
     /**
      * The other daemons took this run of the daemon for failed: they route around it and plan without it until a new
-     * run rejoins (a restart), so the shuffles rooted here cannot finish. They fail now, and so does every later one.
+     * run rejoins (a restart), so the shuffles rooted here, now and later, cannot finish. They fail with the reason.
      */
     private void excluded(String why) {
         if (exclusion == null) {
@@ -378,7 +374,7 @@ public final class CamdoopService {
     }
 
     private void handle(Coord from, ShuffleMessages.Message m, byte[] bytes) {
-        if (views.handle(m, run -> serverDown(run, false))) {
+        if (views.handle(from, m, run -> serverDown(run, false))) {
             return; // a failure view message
         }
         if (m instanceof ShuffleMessages.Start s) {

@@ -49,6 +49,8 @@ final class DaemonView {
     private volatile FailureView view;
     /** Futures waiting for the view to satisfy their predicate (guarded by this). */
     private final List<Map.Entry<Predicate<FailureView>, CompletableFuture<FailureView>>> waiters = new ArrayList<>();
+    /** Runs of neighbours kept out that this daemon warned of once (a reconnecting one would repeat it). */
+    private final Set<ServerRun> warnedOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     DaemonView(TorusNode node, FailureView initial) {
         this.node = node;
@@ -66,16 +68,40 @@ final class DaemonView {
             @Override
             public void linkUp(Port port, Coord peer, long peerIncarnation) {
                 // On the event loop, like linkCut.
-                int p = shape.index(peer);
-                linkCameUp(new LinkRuns(node.index(), node.incarnation(), p, peerIncarnation));
-                if (!view.isLive(p) && !initial.isVacant(p)) {
-                    LOG.warn("server {} is connected again but stays out of the torus: its daemon is a run"
-                            + " (incarnation {}) no later than the one declared failed (a partition healed, or its"
-                            + " clock was set back); restart it to rejoin", peer, peerIncarnation);
-                }
-                sendView(p);
+                neighbourUp(shape.index(peer), peerIncarnation, false);
             }
         });
+    }
+
+    /**
+     * The service is ready for messages: hands the failures this daemon's transport declares to {@code declared} (on
+     * the event loop: the view changes at once). Links that came up before (a daemon's transport dials as it starts)
+     * were not seen here, and the VIEWs their neighbours sent then were dropped: takes those links in, and asks each of
+     * those neighbours for its view.
+     */
+    void start(java.util.function.Consumer<ServerRun> declared) {
+        node.addListener(new TransportListener() {
+            @Override
+            public void serverFailed(Coord server, long incarnation) {
+                declared.accept(new ServerRun(shape.index(server), incarnation));
+            }
+        });
+        for (org.camdoop.torus.transport.LinkState l : node.linkStates()) {
+            if (l.up()) {
+                neighbourUp(shape.index(l.peer()), l.peerIncarnation(), true);
+            }
+        }
+    }
+
+    /** The link to neighbour {@code p}, whose daemon is at {@code incarnation}, is up: take it in, send the view. */
+    private void neighbourUp(int p, long incarnation, boolean ask) {
+        linkCameUp(new LinkRuns(node.index(), node.incarnation(), p, incarnation));
+        if (!view.isLive(p) && !initial.isVacant(p) && warnedOut.add(new ServerRun(p, incarnation))) {
+            LOG.warn("server {} is connected again but stays out of the torus: its daemon is a run (incarnation {}) no"
+                    + " later than the one declared failed (a partition healed, or its clock was set back); restart it"
+                    + " to rejoin", shape.coord(p), incarnation);
+        }
+        sendView(p, ask);
     }
 
     FailureView current() {
@@ -83,15 +109,24 @@ final class DaemonView {
     }
 
     /**
-     * Takes run {@code r} of a server as failed; false if that changes nothing (it was failed already, or a later run
-     * of it has connected since: the report is stale).
+     * Takes run {@code r} of a server as failed. When a later run of it has connected since, the server stays in the
+     * view, and this daemon floods the link record that shows the later run: the daemons that took the report for news
+     * and the server out learn from it that it is back (views would differ otherwise, since an up that changes nothing
+     * where it is first seen is not passed on).
      */
-    synchronized boolean markFailed(ServerRun r) {
-        if (!membership.failed(r)) {
-            return false;
+    Membership.Failure markFailed(ServerRun r) {
+        Membership.Failure f;
+        java.util.Optional<LinkRuns> later = java.util.Optional.empty();
+        synchronized (this) {
+            f = membership.failed(r);
+            if (f == Membership.Failure.OUT) {
+                install();
+            } else if (f == Membership.Failure.LATER_RUN_LIVE) {
+                later = membership.latestUp(r.server());
+            }
         }
-        install();
-        return true;
+        later.ifPresent(up -> flood(MembershipMessages.linkUp(up)));
+        return f;
     }
 
     /**
@@ -151,7 +186,7 @@ final class DaemonView {
      * each failure to {@code serverDown} (which takes it into the view and stops what it must); false for any other
      * message.
      */
-    boolean handle(ShuffleMessages.Message m, java.util.function.Consumer<ServerRun> serverDown) {
+    boolean handle(Coord from, ShuffleMessages.Message m, java.util.function.Consumer<ServerRun> serverDown) {
         if (m instanceof MembershipMessages.ServerDown d) {
             serverDown.accept(d.run());
         } else if (m instanceof MembershipMessages.LinkCut c) {
@@ -163,6 +198,9 @@ final class DaemonView {
             v.ups().forEach(this::linkCameUp);
             v.cuts().forEach(this::cutLink);
             v.failed().forEach(serverDown);
+            if (v.ask()) {
+                sendView(shape.index(from), false);
+            }
         } else {
             return false;
         }
@@ -182,7 +220,7 @@ final class DaemonView {
 
     /** The failures a new generation is planned with, and the runs declared failed, as its START names them. */
     synchronized ShuffleGeneration firstGeneration() {
-        return ShuffleGeneration.first(failed(), failedRuns());
+        return ShuffleGeneration.first(failed(), failedRuns(), node.incarnation());
     }
 
     /** The generation after {@code g}, resuming after {@code lastKey}, with the failures known now. */
@@ -192,7 +230,8 @@ final class DaemonView {
 
     /** The runs this daemon knows declared failed, for a peer that asked for the view's failures (START, VIEW). */
     synchronized MembershipMessages.View snapshot() {
-        return new MembershipMessages.View(membership.failures(), membership.cutLinks(), membership.liftingUps());
+        return new MembershipMessages.View(false, membership.failures(), membership.cutLinks(),
+                membership.liftingUps());
     }
 
     /** Completes with the view once it satisfies {@code condition} (at once if it does now). */
@@ -210,26 +249,45 @@ final class DaemonView {
         FailureView v = membership.applyTo(initial);
         view = v;
         node.setFailureView(v);
-        waiters.removeIf(w -> w.getKey().test(v) && w.getValue().complete(v) || w.getValue().isDone());
+        // Completed on another thread: not under this monitor, nor on the event loop, whatever the waiter does next.
+        waiters.removeIf(w -> {
+            if (w.getKey().test(v)) {
+                w.getValue().completeAsync(() -> v);
+                return true;
+            }
+            return w.getValue().isDone();
+        });
     }
 
-    /** Sends this daemon's view to neighbour {@code peer}, whose link just came up, in as many messages as it takes. */
-    private void sendView(int peer) {
+    /**
+     * Sends this daemon's view to neighbour {@code peer}, whose link just came up, in as many messages as it takes:
+     * ups first, then cuts, then failures (a failure that arrived before the up that makes it stale would abort
+     * shuffles for nothing). Nothing when the view is empty, unless it {@code ask}s for the neighbour's.
+     */
+    private void sendView(int peer, boolean ask) {
         MembershipMessages.View v = snapshot();
-        if (v.failed().isEmpty() && v.cuts().isEmpty() && v.ups().isEmpty()) {
-            return;
+        List<MembershipMessages.View> parts = new ArrayList<>();
+        int n = VIEW_ENTRIES_PER_MESSAGE;
+        for (int i = 0; i < v.ups().size(); i += n) {
+            parts.add(new MembershipMessages.View(false, List.of(), List.of(),
+                    v.ups().subList(i, Math.min(v.ups().size(), i + n))));
+        }
+        for (int i = 0; i < v.cuts().size(); i += n) {
+            parts.add(new MembershipMessages.View(false, List.of(), v.cuts().subList(i, Math.min(v.cuts().size(),
+                    i + n)), List.of()));
+        }
+        for (int i = 0; i < v.failed().size(); i += n) {
+            parts.add(new MembershipMessages.View(false, v.failed().subList(i, Math.min(v.failed().size(), i + n)),
+                    List.of(), List.of()));
+        }
+        if (ask) { // the ask rides on the last part (or an empty view), so the answer comes after all of it
+            MembershipMessages.View last = parts.isEmpty() ? new MembershipMessages.View(true, List.of(), List.of(),
+                    List.of()) : parts.remove(parts.size() - 1);
+            parts.add(new MembershipMessages.View(true, last.failed(), last.cuts(), last.ups()));
         }
         StreamId control = new StreamId(0, 0, ControlTrees.CONTROL, node.index());
-        int n = VIEW_ENTRIES_PER_MESSAGE;
-        for (int f = 0, c = 0, u = 0; f < v.failed().size() || c < v.cuts().size() || u < v.ups().size();) {
-            List<ServerRun> fs = v.failed().subList(f, Math.min(v.failed().size(), f + n));
-            List<LinkRuns> cs = v.cuts().subList(c, Math.min(v.cuts().size(), c + n));
-            List<LinkRuns> us = v.ups().subList(u, Math.min(v.ups().size(), u + n));
-            node.sendService(shape.coord(peer), control, Unpooled.wrappedBuffer(
-                    MembershipMessages.view(new MembershipMessages.View(fs, cs, us))));
-            f += fs.size();
-            c += cs.size();
-            u += us.size();
+        for (MembershipMessages.View part : parts) {
+            node.sendService(shape.coord(peer), control, Unpooled.wrappedBuffer(MembershipMessages.view(part)));
         }
     }
 

@@ -31,6 +31,20 @@ final class Membership {
 
     private static final long NONE = -1;
 
+    /** What a failure report changed. */
+    enum Failure {
+        /** Nothing: this run, or a later one, was reported failed already. */
+        KNOWN,
+        /** A live server is out of the view now. */
+        OUT,
+        /**
+         * News of a run that ended, but a later run of the server has connected since: the server stays in the view,
+         * and whatever the ended run was doing must still be redone (and the daemons that take it for failed must
+         * learn of the later run).
+         */
+        LATER_RUN_LIVE
+    }
+
     private final TorusShape shape;
     /** Per server, the latest run declared failed, or {@link #NONE}. */
     private final long[] failedAt;
@@ -60,11 +74,21 @@ final class Membership {
         return cut != null && !cameUpAfter(cut);
     }
 
-    /** Run {@code r} was declared failed. True if this takes a live server out of the view. */
-    boolean failed(ServerRun r) {
-        boolean was = isFailed(r.server());
-        failedAt[r.server()] = Math.max(failedAt[r.server()], r.incarnation());
-        return !was && isFailed(r.server());
+    /** Run {@code r} was declared failed. */
+    Failure failed(ServerRun r) {
+        int s = r.server();
+        if (r.incarnation() <= failedAt[s]) {
+            return Failure.KNOWN;
+        }
+        boolean was = isFailed(s);
+        failedAt[s] = r.incarnation();
+        return isFailed(s) ? (was ? Failure.KNOWN : Failure.OUT) : Failure.LATER_RUN_LIVE;
+    }
+
+    /** The link record showing the latest run of {@code s} known to have connected, if any. */
+    java.util.Optional<LinkRuns> latestUp(int s) {
+        return ups.values().stream().filter(u -> u.a() == s || u.b() == s)
+                .max(java.util.Comparator.comparingLong(u -> u.a() == s ? u.aIncarnation() : u.bIncarnation()));
     }
 
     /** The link was cut between these runs. True if this takes the link out of the view. */

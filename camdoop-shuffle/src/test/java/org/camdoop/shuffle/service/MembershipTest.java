@@ -28,18 +28,31 @@ class MembershipTest {
     @Test
     void aLaterRunOfAFailedServerConnectingBringsItBackAndAStaleFailureChangesNothing() {
         Membership m = fresh();
-        assertTrue(m.failed(new ServerRun(R, 10)));
+        assertEquals(Membership.Failure.OUT, m.failed(new ServerRun(R, 10)));
         assertTrue(m.isFailed(R));
-        assertFalse(m.failed(new ServerRun(R, 10)), "the same report twice changes nothing");
+        assertEquals(Membership.Failure.KNOWN, m.failed(new ServerRun(R, 10)), "the same report twice is no news");
         // Its neighbour 1 reconnects to the restarted daemon, run 20.
         assertTrue(m.up(new LinkRuns(1, 5, R, 20)));
         assertFalse(m.isFailed(R));
-        // The old run's failure reaches this daemon late (another neighbour declared it): stale.
-        assertFalse(m.failed(new ServerRun(R, 10)));
+        // The old run's failure reaches this daemon again, late: no news, and no change.
+        assertEquals(Membership.Failure.KNOWN, m.failed(new ServerRun(R, 10)));
         assertFalse(m.isFailed(R));
         // The new run dies too: that is news.
-        assertTrue(m.failed(new ServerRun(R, 20)));
+        assertEquals(Membership.Failure.OUT, m.failed(new ServerRun(R, 20)));
         assertTrue(m.isFailed(R));
+    }
+
+    @Test
+    void newsOfAnEndedRunAfterALaterRunConnectedLeavesTheServerInAndNamesTheLaterRun() {
+        // The daemon restarted before anyone declared its earlier run failed (a supervisor restarted it at once).
+        Membership m = fresh();
+        m.up(new LinkRuns(1, 5, R, 10));
+        assertFalse(m.up(new LinkRuns(3, 6, R, 20)), "a later run connecting where nothing was failed changes nothing");
+        assertEquals(Membership.Failure.LATER_RUN_LIVE, m.failed(new ServerRun(R, 10)),
+                "the earlier run's end is news (its work must be redone), but the server stays in");
+        assertFalse(m.isFailed(R));
+        assertEquals(new LinkRuns(3, 6, R, 20), m.latestUp(R).orElseThrow(), "the record to pass on");
+        assertEquals(Membership.Failure.KNOWN, m.failed(new ServerRun(R, 10)));
     }
 
     @Test

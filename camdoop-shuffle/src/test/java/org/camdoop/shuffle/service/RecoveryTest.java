@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.Advance;
@@ -22,7 +19,6 @@ import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.net.StartProof;
-import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -62,33 +58,9 @@ class RecoveryTest {
                 TransportConfig.FAILURE_TIMEOUT_MS, Integer.toString(failureTimeoutMs)));
     }
 
-    private record Job(List<Map<String, Integer>> maps, TreeSet<String> attempts) {
-    }
-
     /** Map outputs on every server but {@code without}: words shared across servers (combinable) and unique ones. */
-    private Job write(EmbeddedTorus torus, JobConf conf, List<Integer> without) throws Exception {
-        torus.registerJob(JOB, conf);
-        Random rnd = new Random(31);
-        List<Map<String, Integer>> maps = new ArrayList<>();
-        TreeSet<String> attempts = new TreeSet<>();
-        for (int server = 0; server < SHAPE.size(); server++) {
-            if (without.contains(server)) {
-                continue;
-            }
-            String attempt = String.format("attempt_1700000000000_0031_m_%06d_0", server);
-            Map<String, Integer> counts = new TreeMap<>();
-            for (int i = 0; i < 3000; i++) {
-                String word = rnd.nextBoolean() ? "w" + rnd.nextInt(2000) : "only" + server + "-" + i;
-                counts.merge(word, 1 + rnd.nextInt(3), Integer::sum);
-            }
-            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".out").toString());
-            org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".idx").toString());
-            WordCounts.write(conf, file, index, counts);
-            torus.addMapOutput(server, JOB, new LocalMapOutput(attempt, file, index));
-            maps.add(counts);
-            attempts.add(attempt);
-        }
-        return new Job(maps, attempts);
+    private TorusWordCounts write(EmbeddedTorus torus, JobConf conf, List<Integer> without) throws Exception {
+        return TorusWordCounts.write(torus, dir, JOB, conf, s -> !without.contains(s), 31, 3000, 2000);
     }
 
     /** The reducer's view: per word the sum of its values, and the records that arrived. */
@@ -159,7 +131,7 @@ class RecoveryTest {
                 .toList();
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
-            Job job = write(torus, WordCounts.jobWithCombiner(REDUCERS), dead);
+            TorusWordCounts job = write(torus, WordCounts.jobWithCombiner(REDUCERS), dead);
             ShuffleSpec spec = new ShuffleSpec(31L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.parse(mode),
                     TreeChoice.SIX, job.attempts());
             StartProof proof = StartProof.NONE;
@@ -183,7 +155,7 @@ class RecoveryTest {
         }
     }
 
-    private static void assertExactlyTheReference(Job job, String mode, Received got) {
+    private static void assertExactlyTheReference(TorusWordCounts job, String mode, Received got) {
         assertInstanceOf(StreamItem.End.class, got.last(), got.last()::toString);
         assertEquals(WordCounts.reference(job.maps(), 1, REDUCERS), got.sums());
         assertEquals(job.attempts(), ((StreamItem.End) got.last()).end().attempts().attempts());
@@ -210,7 +182,7 @@ class RecoveryTest {
         // A longer timeout than the crash cases: a probe's answer must come back within its second half (500 ms).
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(1000),
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
-            Job job = write(torus, WordCounts.jobWithCombiner(REDUCERS), List.of());
+            TorusWordCounts job = write(torus, WordCounts.jobWithCombiner(REDUCERS), List.of());
             int root = 0;
             int far = SHAPE.index(new Coord(1, 0, 0));
             java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean();

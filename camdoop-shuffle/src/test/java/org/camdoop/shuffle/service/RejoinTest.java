@@ -10,20 +10,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapred.JobConf;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.daemon.EmbeddedTorus;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
-import org.camdoop.shuffle.service.vertex.LocalMapOutput;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -85,7 +81,8 @@ class RejoinTest {
                 }
             }
 
-            Job job = write(torus, WordCounts.jobWithCombiner(REDUCERS), elsewhere);
+            TorusWordCounts job = TorusWordCounts.write(torus, dir, JOB, WordCounts.jobWithCombiner(REDUCERS),
+                    s -> s != elsewhere, 41, 500, 300);
             for (int root : new int[] {0, victim}) {
                 ShuffleSpec spec = new ShuffleSpec(41L + root, JOB, 1, 0, SHAPE.coord(root), ShuffleMode.CAMDOOP,
                         TreeChoice.SIX, job.attempts());
@@ -100,6 +97,57 @@ class RejoinTest {
             }
             TorusWaits.idle(torus, s -> s != elsewhere, BOUND);
             TorusWaits.noOpenStreams(torus, s -> s != elsewhere, BOUND);
+        }
+    }
+
+    /**
+     * A daemon killed mid-shuffle and restarted at once, long before its failure timeout (a supervisor restarting it):
+     * its neighbours' links come up to a new run of it, so the run that hosted the shuffle's vertices is dead, and they
+     * declare it failed then and there. The root restarts the shuffle, and the reducer gets exactly the reference.
+     * Before, the links coming back cancelled the suspicion, nobody declared anything, and the shuffle waited for good
+     * on streams of vertices that died with the old run.
+     */
+    @Test
+    void aDaemonRestartedBeforeItsFailureTimeoutHasItsEarlierRunsWorkRedone() throws Exception {
+        int victim = SHAPE.index(new Coord(1, 1, 1)); // not the root's neighbour: it hears of the restart second-hand
+        TransportConfig slow = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET,
+                "rejoin-test-secret-of-32-bytes-long!", TransportConfig.SEGMENT_BYTES, "4096",
+                TransportConfig.MAX_FRAME_BYTES, "8192", TransportConfig.RECONNECT_MAX_MS, "100",
+                // Slow links, so the shuffle still runs at the crash; a failure timeout it never reaches.
+                TransportConfig.SHAPING_BYTES_PER_SECOND, "400000", TransportConfig.SHAPING_BURST_BYTES, "8192",
+                TransportConfig.FAILURE_TIMEOUT_MS, "60000"));
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), slow, EmbeddedTorus.Wiring.IN_JVM,
+                2)) {
+            TorusWordCounts job = TorusWordCounts.write(torus, dir, JOB, WordCounts.job(REDUCERS),
+                    s -> s != victim, 42, 2000, 1000);
+            java.util.concurrent.LinkedBlockingQueue<ShuffleSpec> restarts =
+                    new java.util.concurrent.LinkedBlockingQueue<>();
+            torus.service(0).onRestart(restarts::add);
+            RootStream root = torus.service(0).startShuffle(new ShuffleSpec(43L, JOB, 1, 0, SHAPE.coord(0),
+                    ShuffleMode.NOAGG, TreeChoice.SIX, job.attempts()));
+            org.camdoop.shuffle.aggregation.ChunkQueueRun records =
+                    new org.camdoop.shuffle.aggregation.ChunkQueueRun("reducer");
+            StreamItem n = root.next(Duration.ofSeconds(60));
+            assertInstanceOf(StreamItem.Chunk.class, n, n::toString);
+            records.offer(((StreamItem.Chunk) n).bytes(), ((StreamItem.Chunk) n).length());
+            torus.crash(victim);
+            torus.restart(victim);
+            assertTrue(restarts.poll(30, java.util.concurrent.TimeUnit.SECONDS) != null,
+                    "the root did not restart the shuffle within 30 s of the daemon's restart");
+            while ((n = root.next(Duration.ofSeconds(60))) instanceof StreamItem.Chunk c) {
+                records.offer(c.bytes(), c.length());
+            }
+            assertInstanceOf(StreamItem.End.class, n, n::toString);
+            records.finish();
+            long expected = job.maps().stream().flatMap(m -> m.keySet().stream())
+                    .filter(w -> WordCounts.partitionOf(w, REDUCERS) == 1).count();
+            long received = 0;
+            while (records.advance() == Advance.RECORD) {
+                received++;
+            }
+            assertEquals(expected, received, "records lost or counted twice");
+            awaitViews(torus, s -> true, v -> v.isLive(victim) && v.cutLinkCount() == 0,
+                    "the restarted server live, no link routed around");
         }
     }
 
@@ -138,35 +186,6 @@ class RejoinTest {
     }
 
     private static final String JOB = "job_1700000000000_0041";
-
-    private record Job(List<Map<String, Integer>> maps, TreeSet<String> attempts) {
-    }
-
-    /** Map outputs on every server but {@code without}: words shared across servers and unique ones. */
-    private Job write(EmbeddedTorus torus, JobConf conf, int without) throws Exception {
-        torus.registerJob(JOB, conf);
-        Random rnd = new Random(41);
-        List<Map<String, Integer>> maps = new ArrayList<>();
-        TreeSet<String> attempts = new TreeSet<>();
-        for (int server = 0; server < SHAPE.size(); server++) {
-            if (server == without) {
-                continue;
-            }
-            String attempt = String.format("attempt_1700000000000_0041_m_%06d_0", server);
-            Map<String, Integer> counts = new TreeMap<>();
-            for (int i = 0; i < 500; i++) {
-                String word = rnd.nextBoolean() ? "w" + rnd.nextInt(300) : "only" + server + "-" + i;
-                counts.merge(word, 1 + rnd.nextInt(3), Integer::sum);
-            }
-            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".out").toString());
-            org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(dir.resolve(attempt + ".idx").toString());
-            WordCounts.write(conf, file, index, counts);
-            torus.addMapOutput(server, JOB, new LocalMapOutput(attempt, file, index));
-            maps.add(counts);
-            attempts.add(attempt);
-        }
-        return new Job(maps, attempts);
-    }
 
     private static SortedMap<String, Long> sums(TorusWaits.Drained got) throws Exception {
         SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));

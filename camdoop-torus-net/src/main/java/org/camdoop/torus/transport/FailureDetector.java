@@ -116,10 +116,35 @@ final class FailureDetector {
         }
     }
 
-    /** A probe's answer came from {@code server}: if its link is cut, it is alive behind it. */
-    void answered(int server) {
+    /**
+     * The link to {@code link.peer()} came up to another run of its daemon than the one before: that earlier run is
+     * dead (its process is gone; a process has one incarnation), whether or not its failure timeout ran out. Declared
+     * failed at once, so the shuffles it took part in restart now rather than wait on streams that will never come.
+     */
+    void restarted(Link link) {
+        long ended = link.replacedIncarnation();
+        LOG.warn("server {}'s daemon restarted (incarnation {}, was {}): its earlier run is declared failed",
+                shape.coord(link.peer()), link.peerIncarnation(), ended);
+        tell("serverFailed", l -> l.serverFailed(shape.coord(link.peer()), ended));
+    }
+
+    /**
+     * A probe's answer came from {@code server}'s daemon at {@code incarnation}: if its link is cut, it is alive behind
+     * it; if the answer comes from a later run than the one whose link went down, that run is dead: declared failed.
+     */
+    void answered(int server, long incarnation) {
         Suspect s = suspects.get(server);
         if (s == null || s.phase != Phase.PROBING) {
+            return;
+        }
+        long suspected = s.link.peerIncarnation();
+        if (suspected > 0 && incarnation != suspected) {
+            s.cancel();
+            suspects.remove(server);
+            LOG.warn("server {} answers around the cut link {} from {} as another run of its daemon (incarnation {},"
+                    + " was {}): the earlier run is declared failed", shape.coord(server), s.link.port().label(),
+                    shape.coord(self), incarnation, suspected);
+            tell("serverFailed", l -> l.serverFailed(shape.coord(server), suspected));
             return;
         }
         s.cancel();

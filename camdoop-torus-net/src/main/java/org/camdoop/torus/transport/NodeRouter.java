@@ -56,13 +56,14 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final TransitForwarder transit;
     private long badIndexFrames;
 
-    NodeRouter(TorusShape shape, int self, EventLoop loop, long failureTimeoutNanos, long retransmitTimeoutNanos,
-            FailureView view, TransitAllowance transit) {
+    /** @param incarnation this node's, sent with every answer to a liveness probe */
+    NodeRouter(TorusShape shape, int self, long incarnation, EventLoop loop, long failureTimeoutNanos,
+            long retransmitTimeoutNanos, FailureView view, TransitAllowance transit) {
         this.shape = shape;
         this.self = self;
         this.loop = loop;
         this.routes = new NodeRoutes(shape, self, view);
-        this.services = new ServiceMessages(shape, self, this::nextLink, this::answered);
+        this.services = new ServiceMessages(shape, self, incarnation, this::nextLink, this::answered);
         this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
         this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners,
                 new FailureDetector.Actions() {
@@ -186,8 +187,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         resendRerouted(before);
     }
 
-    private void answered(int server) {
-        failures.answered(server);
+    private void answered(int server, long incarnation) {
+        failures.answered(server, incarnation);
     }
 
     /** Whether this node routes around its link to neighbour {@code peer}. */
@@ -390,6 +391,9 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void linkUp(Link link) {
         failures.up(link);
+        if (link.replacedIncarnation() > 0) {
+            failures.restarted(link); // before the layer above hears of the new run: the old one ended first
+        }
         RoutingTable before = routes.table();
         if (routes.restore(link.peer(), link.peerIncarnation())) {
             LOG.info("link {} from {} to {} is up to a restarted daemon (incarnation {}): no longer routed around",

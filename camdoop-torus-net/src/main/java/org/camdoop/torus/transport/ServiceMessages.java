@@ -3,7 +3,6 @@ package org.camdoop.torus.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.link.Link;
@@ -19,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * the {@link ServiceHandler}. Owned by the node's event loop.
  *
  * <p>One service stream belongs to the transport itself and never reaches the handler: tree {@link #REACHABILITY}
- * carries the failure detector's probes. Its payload is one byte, {@link #ASK} or {@link #ANSWER}; a node answers
- * every ask at once, to its sender.
+ * carries the failure detector's probes. An ask is one byte, {@link #ASK}; a node answers every ask at once, to its
+ * sender, with {@link #ANSWER} and its incarnation (i64): an answer from another run than the one suspected tells the
+ * asker that run is dead.
  */
 final class ServiceMessages {
 
@@ -33,8 +33,13 @@ final class ServiceMessages {
 
     private final TorusShape shape;
     private final int self;
-    /** Told of each answer to a probe, with the answering server. */
-    private final IntConsumer answered;
+    /** Told of each answer to a probe: the answering server and its incarnation. */
+    interface Answered {
+        void answered(int server, long incarnation);
+    }
+
+    private final long incarnation;
+    private final Answered answered;
     /** The stream this node's asks and answers travel as. */
     private final StreamId reachability;
     /** The link of the next hop towards a server, or {@code null} when there is no route. */
@@ -44,9 +49,10 @@ final class ServiceMessages {
     private long queueRefusals;
     private long noRoute;
 
-    ServiceMessages(TorusShape shape, int self, IntFunction<Link> nextLink, IntConsumer answered) {
+    ServiceMessages(TorusShape shape, int self, long incarnation, IntFunction<Link> nextLink, Answered answered) {
         this.shape = shape;
         this.self = self;
+        this.incarnation = incarnation;
         this.nextLink = nextLink;
         this.answered = answered;
         this.reachability = new StreamId(0, 0, REACHABILITY, self);
@@ -95,15 +101,18 @@ final class ServiceMessages {
     /** A message addressed here; {@code from} was checked to be a server of the torus. Owns {@code payload}. */
     void deliver(int from, StreamId id, ByteBuf payload) {
         if (id.tree() == REACHABILITY) {
-            byte kind = payload.readableBytes() == 1 ? payload.getByte(payload.readerIndex()) : 0;
+            int n = payload.readableBytes();
+            byte kind = n == 1 || n == 1 + Long.BYTES ? payload.getByte(payload.readerIndex()) : 0;
+            long answerer = n == 1 + Long.BYTES ? payload.getLong(payload.readerIndex() + 1) : 0;
             payload.release();
-            if (kind == ASK) {
-                send(from, reachability, 0, Unpooled.wrappedBuffer(new byte[] {ANSWER}));
-            } else if (kind == ANSWER) {
-                answered.accept(from);
+            if (kind == ASK && n == 1) {
+                send(from, reachability, 0, Unpooled.buffer(1 + Long.BYTES).writeByte(ANSWER).writeLong(incarnation));
+            } else if (kind == ANSWER && n == 1 + Long.BYTES) {
+                answered.answered(from, answerer);
             } else {
                 dropped++;
-                LOG.warn("reachability message from {} is not one byte of ask or answer; dropped", shape.coord(from));
+                LOG.warn("reachability message from {} is neither an ask (1 byte) nor an answer (9 bytes); dropped",
+                        shape.coord(from));
             }
             return;
         }

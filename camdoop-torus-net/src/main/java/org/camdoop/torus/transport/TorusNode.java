@@ -74,8 +74,8 @@ public final class TorusNode implements AutoCloseable {
         this.budget = new BufferBudget(config.bufferBudgetBytes(), config.segmentBytes(), config.minBuffersPerStream(),
                 config.maxBuffersPerStream());
         TransitAllowance transit = new TransitAllowance(config.transitMaxBytes());
-        this.router = new NodeRouter(shape, self, loop, config.failureTimeoutNanos(), config.retransmitTimeoutNanos(),
-                view, transit);
+        this.router = new NodeRouter(shape, self, incarnation, loop, config.failureTimeoutNanos(),
+                config.retransmitTimeoutNanos(), view, transit);
         router.listeners.add(new TransportListener() {
             @Override
             public void linkUp(Port port, Coord peer) {
@@ -183,10 +183,7 @@ public final class TorusNode implements AutoCloseable {
         return coord;
     }
 
-    /**
-     * This node's incarnation: which run of its daemon process it is, larger for a later run (see
-     * {@code docs/recovery.md}, "Rejoin").
-     */
+    /** Which run of its daemon process this node is, larger for a later run (docs/recovery.md, "Rejoin"). */
     public long incarnation() {
         return incarnation;
     }
@@ -308,10 +305,7 @@ public final class TorusNode implements AutoCloseable {
         return onLoop(() -> router.link(port) != null && router.link(port).isUp());
     }
 
-    /**
-     * Whether every link to a neighbour that {@code view} says is reachable has completed its handshake (answered on
-     * the event loop; not to be called from it).
-     */
+    /** Whether every link to a neighbour {@code view} says is reachable is up (answered on the event loop). */
     public boolean linksUp(FailureView view) {
         return onLoop(() -> {
             for (Port p : shape.links()) {
@@ -350,10 +344,7 @@ public final class TorusNode implements AutoCloseable {
         return readiness.await(() -> linksUp(view.get()), timeout);
     }
 
-    /**
-     * Tells this node that the whole cluster is shutting down (an embedded torus closing all its nodes), so the links
-     * it loses before its own {@link #close} are logged as an orderly exit, not as failures.
-     */
+    /** The whole cluster is shutting down (an embedded torus): links lost before {@link #close} are no incident. */
     public void expectShutdown() {
         if (!loop.isShuttingDown()) {
             loop.execute(router::expectShutdown);
@@ -365,10 +356,7 @@ public final class TorusNode implements AutoCloseable {
         cutLink(port, java.time.Duration.ZERO);
     }
 
-    /**
-     * Closes the connection of one link and keeps this side of it from reconnecting for {@code hold}, as a cable
-     * pulled out would (cut both ends: a peer whose connections are refused flaps).
-     */
+    /** Closes one link's connection and keeps this side from reconnecting for {@code hold}, as a pulled cable would. */
     public void cutLink(Port port, java.time.Duration hold) {
         loop.execute(() -> {
             Link l = router.link(port);
@@ -385,7 +373,8 @@ public final class TorusNode implements AutoCloseable {
             for (Port p : shape().links()) {
                 Link link = router.link(p);
                 out.add(new LinkState(p, shape().coord(shape().neighbour(index(), p)), link != null && link.isUp(),
-                        link == null ? 0 : link.bytesSent(), router.avoids(shape().neighbour(index(), p))));
+                        link == null ? 0 : link.bytesSent(), router.avoids(shape().neighbour(index(), p)),
+                        link == null ? 0 : link.peerIncarnation()));
             }
             return java.util.List.copyOf(out);
         });

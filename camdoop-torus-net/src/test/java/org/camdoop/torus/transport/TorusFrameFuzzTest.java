@@ -43,7 +43,7 @@ class TorusFrameFuzzTest {
             return; // Netty's shared empty buffer has no reference count to check
         }
         EmbeddedChannel ch = new EmbeddedChannel();
-        NodeRouter router = new NodeRouter(SHAPE, SELF, ch.eventLoop(), 1_000_000_000L, 2_000_000_000L,
+        NodeRouter router = new NodeRouter(SHAPE, SELF, 1L, ch.eventLoop(), 1_000_000_000L, 2_000_000_000L,
                 FailureView.none(SHAPE), new TransitAllowance(1 << 20));
         router.setServiceHandler((from, id, payload) -> payload.release());
         InboundStream in = new InboundStream(new StreamId(1, 0, 0, PEER), PEER, new InboundHandler() {

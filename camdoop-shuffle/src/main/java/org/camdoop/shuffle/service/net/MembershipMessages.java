@@ -19,9 +19,11 @@ import org.apache.hadoop.io.WritableUtils;
  * 8  LINK_CUT     link                -- the link stayed down between these runs of its ends' daemons: routed around
  * 9  LINK_UP      link                -- the link came up between these runs: a later run of a failed server rejoins,
  *                                        and a cut made at earlier runs of either end is lifted
- * 10 VIEW         vint f; f x run; vint c; c x link; vint u; u x link
- *                                     -- a daemon's failures, cuts and the ups that lifted some, sent to a neighbour
- *                                        whose link just came up (a restarted daemon learns the view this way)
+ * 10 VIEW         u8 ask (0 or 1); vint u; u x link; vint c; c x link; vint f; f x run
+ *                                     -- a daemon's ups that lifted something, cuts and failures (in the order to
+ *                                        apply them), sent to a neighbour whose link just came up (a restarted daemon
+ *                                        learns the view this way); ask = 1: answer with your view (a daemon whose
+ *                                        service started after its links came up asks its neighbours)
  * run  = vint server index; vlong incarnation (>= 0; 0: no connection to it ever came up)
  * link = run a; run b (a and b neighbours)
  * </pre>
@@ -66,8 +68,8 @@ public final class MembershipMessages {
     public record LinkUp(LinkRuns link) implements ShuffleMessages.Message {
     }
 
-    /** A daemon's whole failure view, for a neighbour whose link just came up. */
-    public record View(List<ServerRun> failed, List<LinkRuns> cuts, List<LinkRuns> ups)
+    /** A daemon's whole failure view, for a neighbour whose link just came up; {@code ask}: answer with yours. */
+    public record View(boolean ask, List<ServerRun> failed, List<LinkRuns> cuts, List<LinkRuns> ups)
             implements ShuffleMessages.Message {
 
         public View {
@@ -101,15 +103,16 @@ public final class MembershipMessages {
     public static byte[] view(View v) {
         return ShuffleMessages.write(out -> {
             out.writeByte(VIEW);
-            WritableUtils.writeVInt(out, v.failed().size());
-            for (ServerRun r : v.failed()) {
-                write(out, r);
-            }
-            for (List<LinkRuns> links : List.of(v.cuts(), v.ups())) {
+            out.writeByte(v.ask() ? 1 : 0);
+            for (List<LinkRuns> links : List.of(v.ups(), v.cuts())) {
                 WritableUtils.writeVInt(out, links.size());
                 for (LinkRuns l : links) {
                     write(out, l);
                 }
+            }
+            WritableUtils.writeVInt(out, v.failed().size());
+            for (ServerRun r : v.failed()) {
+                write(out, r);
             }
         });
     }
@@ -120,12 +123,17 @@ public final class MembershipMessages {
             case LINK_CUT -> new LinkCut(link(in));
             case LINK_UP -> new LinkUp(link(in));
             case VIEW -> {
+                int ask = in.readUnsignedByte();
+                if (ask > 1) {
+                    throw new IllegalArgumentException("VIEW has ask flag " + ask);
+                }
+                List<LinkRuns> ups = links(in);
+                List<LinkRuns> cuts = links(in);
                 List<ServerRun> failed = new ArrayList<>();
                 for (int i = count(in); i > 0; i--) {
                     failed.add(run(in));
                 }
-                List<LinkRuns> cuts = links(in);
-                yield new View(failed, cuts, links(in));
+                yield new View(ask == 1, failed, cuts, ups);
             }
             default -> throw new IllegalArgumentException("not a membership message type: " + type);
         };

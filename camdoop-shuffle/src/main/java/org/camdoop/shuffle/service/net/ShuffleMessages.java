@@ -17,6 +17,7 @@ import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.trees.TreeChoice;
 
 /**
@@ -30,6 +31,7 @@ import org.camdoop.torus.trees.TreeChoice;
  *          (JobTokenProof.forShuffle over the root's nonce; k = m = 0: started in process, no proof)
  *          vint g (generation, 0..2^16); vint f (0..2^16); f x (vint server index; vlong incarnation)
  *                                                    -- failed servers, ascending, each with the run declared failed
+ *          vlong root incarnation (>= 0; 0: not known)  -- the run of the root's daemon that started the generation
  *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
@@ -96,6 +98,7 @@ public final class ShuffleMessages {
                 WritableUtils.writeVInt(out, failed[i]);
                 WritableUtils.writeVLong(out, incarnations[i]);
             }
+            WritableUtils.writeVLong(out, g.rootIncarnation());
             out.writeByte(g.resumeAfter().isPresent() ? 1 : 0);
             if (g.resumeAfter().isPresent()) {
                 byte[] key = g.resumeAfter().get();
@@ -207,6 +210,7 @@ public final class ShuffleMessages {
             failed[i] = bounded(in, MAX_LIST, "failed server index");
             incarnations[i] = incarnation(in);
         }
+        long rootIncarnation = incarnation(in);
         int resumes = in.readUnsignedByte();
         if (resumes > 1) {
             throw new IllegalArgumentException("shuffle start has resume flag " + resumes);
@@ -218,13 +222,13 @@ public final class ShuffleMessages {
             after = Optional.of(key);
         }
         // The record checks the order of the failed servers (IllegalArgumentException, like every decode error).
-        return new ShuffleGeneration(number, after, failed, incarnations);
+        return new ShuffleGeneration(number, after, failed, incarnations, rootIncarnation);
     }
 
-    /** An incarnation: a vlong, never negative. */
+    /** An incarnation: a vlong, never negative, nor more than an hour ahead of this daemon's clock. */
     static long incarnation(DataInputStream in) throws IOException {
         long v = WritableUtils.readVLong(in);
-        if (v < 0) {
+        if (v < 0 || v > System.currentTimeMillis() + FrameLayout.MAX_INCARNATION_AHEAD_MS) {
             throw new IllegalArgumentException("service message names incarnation " + v);
         }
         return v;

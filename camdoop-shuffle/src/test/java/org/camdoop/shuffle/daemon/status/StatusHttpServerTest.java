@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class StatusHttpServerTest {
 
     private static final DaemonSnapshot SNAPSHOT = new DaemonSnapshot(new Coord(1, 0, 0), TorusShape.parse("3x1x1"),
-            List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096, false),
-                    new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0, true)),
+            List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096, false, 7),
+                    new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0, true, 5)),
             3, 17, 32768, 8192, 2, 1, 0, 5,
             List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3)),
             new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)),

@@ -54,21 +54,22 @@ class ShuffleMessagesTest {
     @Test
     void aRestartedStartCarriesItsGenerationFailuresAndResumeKey() {
         ShuffleSpec spec = restarted(new ShuffleGeneration(3, Optional.of(new byte[] {4, 'k', 'e', 'y', 0}),
-                new int[] {1, 13, 26}, new long[] {0, 1_764_100_000_000L, 7}));
+                new int[] {1, 13, 26}, new long[] {0, 1_764_100_000_000L, 7}, 1_764_200_000_000L));
         ShuffleSpec back = ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(spec,
                 StartProof.NONE))).spec();
         assertEquals(spec, back);
         assertArrayEquals(new byte[] {4, 'k', 'e', 'y', 0}, back.generation().resumeAfter().orElseThrow());
         assertArrayEquals(new int[] {1, 13, 26}, back.generation().failed());
         assertArrayEquals(new long[] {0, 1_764_100_000_000L, 7}, back.generation().incarnations());
+        assertEquals(1_764_200_000_000L, back.generation().rootIncarnation());
         // Generations are streams of their own; generation 0 keeps the key a shuffle always had.
         assertNotEquals(spec.streamKey(0), spec.streamKey());
         assertEquals(restarted(ShuffleGeneration.FIRST).streamKey(), spec.streamKey(0));
         // An empty key is a key (a NullWritable's): resuming after it is not starting over.
-        ShuffleSpec empty = restarted(new ShuffleGeneration(1, Optional.of(new byte[0]), new int[0], new long[0]));
+        ShuffleSpec empty = restarted(new ShuffleGeneration(1, Optional.of(new byte[0]), new int[0], new long[0], 0));
         assertEquals(empty, ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(empty,
                 StartProof.NONE))).spec());
-        assertNotEquals(empty, restarted(new ShuffleGeneration(1, Optional.empty(), new int[0], new long[0])));
+        assertNotEquals(empty, restarted(new ShuffleGeneration(1, Optional.empty(), new int[0], new long[0], 0)));
     }
 
     @Test
@@ -95,15 +96,21 @@ class ShuffleMessagesTest {
         negativeRun[2] = (byte) -1; // vlong -1
         assertEquals("service message names incarnation -1", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negativeRun)).getMessage());
+        long ahead = System.currentTimeMillis() + 2 * org.camdoop.torus.transport.wire.FrameLayout
+                .MAX_INCARNATION_AHEAD_MS;
+        assertEquals("service message names incarnation " + ahead, assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(MembershipMessages.linkUp(new LinkRuns(4, 1, 13, ahead)))).getMessage(),
+                "a run far ahead of this clock would make every later report of that server's failure look stale");
     }
 
     @Test
     void aViewRoundTripsAndAHugeCountIsRefused() {
-        MembershipMessages.View v = new MembershipMessages.View(List.of(new ServerRun(3, 9), new ServerRun(7, 0)),
-                List.of(new LinkRuns(0, 1, 1, 2)), List.of(new LinkRuns(0, 1, 1, 3), new LinkRuns(1, 3, 2, 4)));
+        MembershipMessages.View v = new MembershipMessages.View(true, List.of(new ServerRun(3, 9),
+                new ServerRun(7, 0)), List.of(new LinkRuns(0, 1, 1, 2)), List.of(new LinkRuns(0, 1, 1, 3),
+                new LinkRuns(1, 3, 2, 4)));
         byte[] bytes = MembershipMessages.view(v);
         assertEquals(v, ShuffleMessages.decode(bytes));
-        byte[] huge = new byte[] {MembershipMessages.VIEW, (byte) 0x8d, 0x01, 0x00, 0x01}; // vint 65537 entries
+        byte[] huge = new byte[] {MembershipMessages.VIEW, 0, (byte) 0x8d, 0x01, 0x00, 0x01}; // vint 65537 ups
         assertEquals("service message names entry count 65537 (0..65536)", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(huge)).getMessage());
     }
@@ -123,11 +130,11 @@ class ShuffleMessagesTest {
     @Test
     void malformedGenerationsAreRefusedWithTheReason() {
         byte[] good = ShuffleMessages.start(restarted(new ShuffleGeneration(1, Optional.empty(),
-                new int[] {2, 5}, new long[] {3, 4})), StartProof.NONE);
-        // The failed servers and their runs are the last bytes but the resume flag: 02 02 03 05 04 00. Out of order:
+                new int[] {2, 5}, new long[] {3, 4}, 0)), StartProof.NONE);
+        // The last bytes: failed servers and their runs, the root's run, the resume flag: 02 02 03 05 04 00 00.
         byte[] unordered = good.clone();
-        unordered[unordered.length - 5] = 5;
-        unordered[unordered.length - 3] = 2;
+        unordered[unordered.length - 6] = 5;
+        unordered[unordered.length - 4] = 2;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ShuffleMessages.decode(unordered));
         assertEquals("failed servers must be distinct, >= 0 and ascending: [5, 2]", e.getMessage());

@@ -181,6 +181,10 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         } else if (h.incarnation() <= 0) {
             code = ErrorCode.MALFORMED_FRAME;
             why = "server " + h.from() + " announced incarnation " + h.incarnation() + " (must be positive)";
+        } else if (h.incarnation() > System.currentTimeMillis() + FrameLayout.MAX_INCARNATION_AHEAD_MS) {
+            code = ErrorCode.MALFORMED_FRAME;
+            why = "server " + h.from() + " announced incarnation " + h.incarnation() + ", more than an hour ahead of"
+                    + " this daemon's clock (" + System.currentTimeMillis() + "): are their clocks synchronised?";
         } else if (!h.to().equals(self)) {
             why = "this daemon is " + self + ", not " + h.to();
         } else if (role == Role.DIALER && !h.from().equals(expectedPeer)) {

@@ -67,6 +67,8 @@ public final class Link {
     private long bytesSent;
     /** The incarnation of the neighbour's daemon at the other end of the last connection that came up; 0 before. */
     private long peerIncarnation;
+    /** The incarnation that last connection replaced, when it was another run of the neighbour's daemon; else 0. */
+    private long replacedIncarnation;
     /** {@link System#nanoTime} before which this side neither dials nor takes a connection ({@link #cut(long)}). */
     private long heldUntilNanos = System.nanoTime();
 
@@ -121,6 +123,14 @@ public final class Link {
         return peerIncarnation;
     }
 
+    /**
+     * When the last connection that came up is to another run of the neighbour's daemon than the connection before
+     * it, that earlier run's incarnation: that run is dead (a process has one incarnation). Else 0.
+     */
+    public long replacedIncarnation() {
+        return replacedIncarnation;
+    }
+
     /** Jobs with frames waiting here in transit (event loop). */
     public int transitQueues() {
         return transit.size();
@@ -150,6 +160,7 @@ public final class Link {
             ch.close();
             return;
         }
+        replacedIncarnation = peerIncarnation > 0 && incarnation != peerIncarnation ? peerIncarnation : 0;
         peerIncarnation = incarnation;
         if (channel != null && channel != ch) {
             Channel old = channel;

@@ -64,6 +64,12 @@ public final class FrameLayout {
     /** The sender's incarnation: which run of its daemon process this is (larger for a later run). */
     public static final int HELLO_INCARNATION = HELLO_NONCE + NONCE_BYTES;
     public static final int HELLO_BODY = 2 + 12 + 12 + NONCE_BYTES + 8;
+    /**
+     * How far ahead of the receiver's clock an incarnation (wall-clock milliseconds when a daemon started) may be, in
+     * a HELLO or a service message: a daemon whose clock is further ahead is refused, and a forged far-future run
+     * could otherwise make every report of a server's failure look stale for ever.
+     */
+    public static final long MAX_INCARNATION_AHEAD_MS = 60 * 60 * 1000L;
     /** A HELLO of protocol version 4 or older, without the incarnation: decoded only to refuse its version. */
     public static final int HELLO_BODY_BEFORE_V5 = HELLO_BODY - 8;
 

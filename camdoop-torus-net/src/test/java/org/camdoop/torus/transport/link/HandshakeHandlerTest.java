@@ -51,8 +51,8 @@ class HandshakeHandlerTest {
     private static EmbeddedChannel channel(Role role, Coord self, Coord expected, String secret, int version,
             Established ev) {
         return new EmbeddedChannel(new FrameDecoder(4096),
-                new HandshakeHandler(role, SHAPE, self, INCARNATION, expected, new HandshakeProof(secret), TIMEOUT,
-                        version), ev,
+                new HandshakeHandler(role, SHAPE, self, role == Role.DIALER ? INCARNATION : INCARNATION + 1, expected,
+                        new HandshakeProof(secret), TIMEOUT, version), ev,
                 new ProtocolGuard());
     }
 
@@ -92,7 +92,7 @@ class HandshakeHandlerTest {
         assertTrue(shuttle(d, a).isEmpty());
         assertEquals(List.of(SHAPE.index(ACCEPTOR)), de.peers);
         assertEquals(List.of(SHAPE.index(DIALER)), ae.peers);
-        assertEquals(List.of(INCARNATION), de.incarnations, "each side learns the other's incarnation");
+        assertEquals(List.of(INCARNATION + 1), de.incarnations, "each side learns the other's incarnation");
         assertEquals(List.of(INCARNATION), ae.incarnations);
         assertTrue(d.isOpen() && a.isOpen());
         assertEquals(null, d.pipeline().get(HandshakeHandler.class), "the handshake handler removes itself");
@@ -176,6 +176,16 @@ class HandshakeHandlerTest {
         assertEquals(List.of(new Message.Error(ErrorCode.MALFORMED_FRAME,
                 "server 0,0,0 announced incarnation 0 (must be positive)")), drain(a));
         a.finishAndReleaseAll();
+        // A run more than an hour ahead of this clock: a forged or badly set one, which would outlive any failure.
+        EmbeddedChannel b = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        long ahead = System.currentTimeMillis() + 2 * FrameLayout.MAX_INCARNATION_AHEAD_MS;
+        b.writeInbound(Messages.encode(b.alloc(), new Message.Hello(V, DIALER, ACCEPTOR, HandshakeProof.newNonce(),
+                ahead)));
+        Message.Error e = (Message.Error) drain(b).get(0);
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+        assertTrue(e.text().startsWith("server 0,0,0 announced incarnation " + ahead + ", more than an hour ahead"),
+                e.text());
+        b.finishAndReleaseAll();
     }
 
     @Test
