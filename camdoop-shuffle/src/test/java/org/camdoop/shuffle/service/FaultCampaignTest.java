@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * cutting links at random moments, with the combiner (camdoop) and without (noagg). Every run must end with the
  * reducer's output equal to the reference (no record lost or counted twice) or fail cleanly with one of the reasons
  * the design gives; nothing may hang or differ. The counts are printed (and quoted in docs/recovery.md). Crashes take
- * spare servers (those without map outputs, which a crash may take without losing data); after its run a crashed
- * spare is started again and rejoins the torus (docs/recovery.md, "Rejoin"), so the next runs plan with it again. A
+ * spare servers (those without map outputs, which a crash may take without losing data); one in three is started
+ * again at once, mid-run, well within the failure timeout, the others after their run, and each rejoins the torus
+ * (docs/recovery.md, "Rejoin"), so the next runs plan with it again. A
  * torus serves runs until no spare is left live (one taken for dead after a cut healed too late stays out); each run
  * is a new reduce attempt. {@code -Dcamdoop.campaign.runs=N} runs more.
  */
@@ -70,7 +71,7 @@ class FaultCampaignTest {
 
     /** What one torus holds: per server its map output's words (none on spares), and the live servers. */
     private record Torus(EmbeddedTorus torus, List<Map<String, Integer>> maps, List<Integer> spares,
-            java.util.Set<Integer> crashed) {
+            java.util.Set<Integer> crashed, java.util.Set<Integer> restartedAtOnce) {
     }
 
     private Torus start(Random rnd, int number) throws Exception {
@@ -104,7 +105,7 @@ class FaultCampaignTest {
             }
             maps.add(counts);
         }
-        return new Torus(torus, maps, spares, new java.util.HashSet<>());
+        return new Torus(torus, maps, spares, new java.util.HashSet<>(), new java.util.HashSet<>());
     }
 
     private static String attempt(int server) {
@@ -119,6 +120,7 @@ class FaultCampaignTest {
         int cleanFailures;
         int crashes;
         int rejoins;
+        int restartedAtOnce;
         int cuts;
         final List<String> failures = new ArrayList<>();
     }
@@ -147,7 +149,8 @@ class FaultCampaignTest {
         }
         String summary = RUNS + " runs on " + tori + " tori: " + counts.unaffected + " unaffected, " + counts.recovered
                 + " recovered, " + counts.cleanFailures + " clean failures " + counts.failures + "; " + counts.crashes
-                + " crashes (" + counts.rejoins + " restarted and rejoined), " + counts.cuts + " link cuts";
+                + " crashes (" + counts.restartedAtOnce + " restarted at once, the others after their run; "
+                + counts.rejoins + " seen back in every daemon's view), " + counts.cuts + " link cuts";
         System.out.println("fault campaign: " + summary);
         assertEquals(RUNS, counts.unaffected + counts.recovered + counts.cleanFailures, summary);
         // Crashes take spares only. A run fails cleanly only where the design says so: a live server whose link was
@@ -162,15 +165,19 @@ class FaultCampaignTest {
     }
 
     /**
-     * Starts the servers crashed in the last run again and waits until every daemon still in the torus has taken each
-     * back (a new run of its daemon connected to a neighbour): the next runs plan with them, and their restarted
+     * Starts the servers crashed in the last run again (unless they were restarted at once) and waits until every
+     * daemon still in the torus has taken each back (a new run of its daemon connected to a neighbour): the next runs plan with them, and their restarted
      * daemons host vertices again. (A live daemon that its neighbours took for dead is out, and hears of nothing.)
      */
     private static void rejoin(Torus t, Counts counts) throws Exception {
         int observer = java.util.stream.IntStream.range(0, SHAPE.size()).filter(s -> !t.spares().contains(s))
                 .findFirst().orElseThrow();
-        for (int s : t.crashed()) {
-            t.torus().restart(s);
+        java.util.Set<Integer> back = new java.util.TreeSet<>(t.restartedAtOnce());
+        back.addAll(t.crashed());
+        for (int s : back) {
+            if (t.crashed().contains(s)) {
+                t.torus().restart(s);
+            }
             List<java.util.concurrent.CompletableFuture<FailureView>> views = new ArrayList<>();
             for (int d = 0; d < SHAPE.size(); d++) {
                 if (d == s || t.torus().service(observer).view().isLive(d)) {
@@ -183,6 +190,7 @@ class FaultCampaignTest {
             counts.rejoins++;
         }
         t.crashed().clear();
+        t.restartedAtOnce().clear();
     }
 
     private static boolean crashed(Torus t, int server) {
@@ -228,6 +236,7 @@ class FaultCampaignTest {
         List<Integer> spares = crashable(t);
         int crash = rnd.nextInt(3) > 0 && !spares.isEmpty() ? spares.get(rnd.nextInt(spares.size())) : -1;
         int crashAfter = rnd.nextInt(4);
+        boolean restartAtOnce = crash >= 0 && rnd.nextInt(3) == 0;
         int cuts = rnd.nextInt(3);
         List<int[]> cutAt = new ArrayList<>();
         for (int i = 0; i < cuts; i++) {
@@ -253,9 +262,17 @@ class FaultCampaignTest {
             }
             if (crash >= 0 && !crashed && chunks == crashAfter) {
                 torus.crash(crash);
-                t.crashed().add(crash);
                 crashed = true;
                 counts.crashes++;
+                if (restartAtOnce) {
+                    // A supervisor restarts it well within the failure timeout: its neighbours see a new run connect
+                    // and declare the old one failed then and there.
+                    torus.restart(crash);
+                    t.restartedAtOnce().add(crash);
+                    counts.restartedAtOnce++;
+                } else {
+                    t.crashed().add(crash);
+                }
                 // Wait for the restart before reading on (the root's queue is bounded, so the shuffle rarely ends
                 // first). No restart is no failure by itself: the run must still end right or fail cleanly.
                 restarted = restarts.poll(10, TimeUnit.SECONDS) != null;
