@@ -70,7 +70,7 @@ public final class CamdoopService {
         this.context = context;
         this.node = context.node();
         this.shape = node.shape();
-        this.views = new DaemonView(node, context.initialView());
+        this.views = new DaemonView(node, context.initialView(), counters);
         this.local = new LocalShuffles(context, views, recent, running, counters,
                 (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true), rooted::finished);
         this.broadcast = new SpecBroadcast(node, views::current, context.distribution(), context.specWaitMs(),

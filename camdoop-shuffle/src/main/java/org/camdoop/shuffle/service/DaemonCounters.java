@@ -7,7 +7,8 @@ import org.camdoop.shuffle.protocol.Refusal;
 
 /**
  * A daemon's running totals since it started, for metrics: shuffles started here as root, STARTs from peers and those
- * refused, shuffles aborted, servers declared failed, shuffles restarted after a failure, records its vertices
+ * refused, shuffles aborted, servers declared failed, shuffles restarted after a failure, servers taken back into the
+ * view after a failure (a new run of their daemon connected), records its vertices
  * combined, the time they waited for their outputs' credit, local requests refused by reason. Written by whichever
  * thread sees the event (adders: no contention on the data path), read as a snapshot.
  */
@@ -15,7 +16,7 @@ public final class DaemonCounters {
 
     /** The totals at one moment. */
     public record Snapshot(long rootStarts, long peerStarts, long startsRefused, long aborts, long failuresDeclared,
-            long restarts, long recordsCombined, long creditWaitNanos, Map<Refusal, Long> refusals) {
+            long restarts, long rejoins, long recordsCombined, long creditWaitNanos, Map<Refusal, Long> refusals) {
         public Snapshot {
             refusals = Map.copyOf(refusals);
         }
@@ -26,7 +27,7 @@ public final class DaemonCounters {
             for (Refusal r : Refusal.values()) {
                 none.put(r, 0L);
             }
-            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, none);
+            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, none);
         }
     }
 
@@ -36,6 +37,7 @@ public final class DaemonCounters {
     private final LongAdder aborts = new LongAdder();
     private final LongAdder failuresDeclared = new LongAdder();
     private final LongAdder restarts = new LongAdder();
+    private final LongAdder rejoins = new LongAdder();
     private final LongAdder recordsCombined = new LongAdder();
     private final LongAdder creditWaitNanos = new LongAdder();
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
@@ -70,6 +72,10 @@ public final class DaemonCounters {
         restarts.increment();
     }
 
+    void rejoined() {
+        rejoins.increment();
+    }
+
     void combined(long records) {
         recordsCombined.add(records);
     }
@@ -87,6 +93,6 @@ public final class DaemonCounters {
         Map<Refusal, Long> r = new EnumMap<>(Refusal.class);
         refusals.forEach((why, n) -> r.put(why, n.sum()));
         return new Snapshot(rootStarts.sum(), peerStarts.sum(), startsRefused.sum(), aborts.sum(),
-                failuresDeclared.sum(), restarts.sum(), recordsCombined.sum(), creditWaitNanos.sum(), r);
+                failuresDeclared.sum(), restarts.sum(), rejoins.sum(), recordsCombined.sum(), creditWaitNanos.sum(), r);
     }
 }

@@ -46,14 +46,16 @@ final class DaemonView {
     private final TorusShape shape;
     private final FailureView initial;
     private final Membership membership;
+    private final DaemonCounters counters;
     private volatile FailureView view;
     /** Futures waiting for the view to satisfy their predicate (guarded by this). */
     private final List<Map.Entry<Predicate<FailureView>, CompletableFuture<FailureView>>> waiters = new ArrayList<>();
     /** Runs of neighbours kept out that this daemon warned of once (a reconnecting one would repeat it). */
     private final Set<ServerRun> warnedOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    DaemonView(TorusNode node, FailureView initial) {
+    DaemonView(TorusNode node, FailureView initial, DaemonCounters counters) {
         this.node = node;
+        this.counters = counters;
         this.shape = node.shape();
         this.initial = initial;
         this.view = initial;
@@ -167,10 +169,12 @@ final class DaemonView {
             install();
         }
         if (rejoinedA) {
+            counters.rejoined();
             LOG.info("server {} rejoined: a new run of its daemon (incarnation {}) is up", shape.coord(link.a()),
                     link.aIncarnation());
         }
         if (rejoinedB) {
+            counters.rejoined();
             LOG.info("server {} rejoined: a new run of its daemon (incarnation {}) is up", shape.coord(link.b()),
                     link.bIncarnation());
         }

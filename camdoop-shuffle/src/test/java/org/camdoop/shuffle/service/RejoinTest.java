@@ -75,6 +75,8 @@ class RejoinTest {
                 if (s == elsewhere) {
                     continue;
                 }
+                assertEquals(s == victim ? 0 : 1, torus.service(s).counters().snapshot().rejoins(),
+                        "camdoop_rejoins_total of " + SHAPE.coord(s));
                 for (LinkState l : torus.node(s).linkStates()) {
                     assertEquals(l.peer().equals(SHAPE.coord(elsewhere)), l.routedAround(),
                             SHAPE.coord(s) + " routes around the link to " + l.peer() + " (or not): " + l);

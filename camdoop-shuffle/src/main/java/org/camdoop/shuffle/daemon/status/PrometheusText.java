@@ -25,7 +25,7 @@ public final class PrometheusText {
             b.append("camdoop_link_up{").append(linkLabels(self, l)).append("} ").append(l.up() ? 1 : 0).append('\n');
         }
         metric(b, "camdoop_link_routed_around", "gauge", "1 if every route avoids the torus link (it was down for half"
-                + " the failure timeout; unused until the daemon restarts), else 0");
+                + " the failure timeout; unused until a new run of an end's daemon connects across it), else 0");
         for (LinkState l : s.links()) {
             b.append("camdoop_link_routed_around{").append(linkLabels(self, l)).append("} ")
                     .append(l.routedAround() ? 1 : 0).append('\n');
@@ -60,6 +60,8 @@ public final class PrometheusText {
                 t.failuresDeclared());
         counter(b, self, "camdoop_restarts_total", "shuffles rooted here restarted after a server failed",
                 t.restarts());
+        counter(b, self, "camdoop_rejoins_total", "servers taken back into this daemon's view after a failure (a new"
+                + " run of their daemon connected)", t.rejoins());
         counter(b, self, "camdoop_records_combined_total", "records this daemon's vertices combined away",
                 t.recordsCombined());
         metric(b, "camdoop_credit_wait_seconds_total", "counter",
