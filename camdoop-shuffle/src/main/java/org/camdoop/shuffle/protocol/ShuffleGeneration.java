@@ -18,9 +18,10 @@ import java.util.Optional;
  * @param incarnations the incarnation of each failed server's daemon the root knew declared failed, in the order of
  *                     {@code failed}: a daemon that has seen a later run of one of them rejoin does not take it for
  *                     failed again (docs/recovery.md, "Rejoin")
- * @param rootIncarnation the incarnation of the root's daemon that started this generation (0: not known, as for a
- *                     shuffle started in process): a report that an earlier run of the root's server failed does not
- *                     stop a shuffle a later run roots
+ * @param rootIncarnation the incarnation of the root's daemon that started this generation: a report that an earlier
+ *                     run of the root's server failed does not stop a shuffle a later run roots. Every daemon's
+ *                     {@code startShuffle} sets it; 0 (only in {@link #FIRST}, a spec not started yet) means any
+ *                     report of the root's failure stops the shuffle
  */
 public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations,
         long rootIncarnation) {

@@ -50,6 +50,10 @@ final class DaemonView {
     private volatile FailureView view;
     /** Futures waiting for the view to satisfy their predicate (guarded by this). */
     private final List<Map.Entry<Predicate<FailureView>, CompletableFuture<FailureView>>> waiters = new ArrayList<>();
+    /** Where the failures this daemon's transport declares go, once the service started (guarded by this). */
+    private java.util.function.Consumer<ServerRun> declared;
+    /** Failures declared here before the service started (guarded by this). */
+    private final List<ServerRun> declaredBeforeStart = new ArrayList<>();
     /** Runs of neighbours kept out that this daemon warned of once (a reconnecting one would repeat it). */
     private final Set<ServerRun> warnedOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -72,22 +76,41 @@ final class DaemonView {
                 // On the event loop, like linkCut.
                 neighbourUp(shape.index(peer), peerIncarnation, false);
             }
+
+            @Override
+            public void serverFailed(Coord server, long incarnation) {
+                declaredHere(new ServerRun(shape.index(server), incarnation));
+            }
         });
+    }
+
+    /** A failure this daemon's transport declared: to the service, or kept for it until it {@link #start}s. */
+    private void declaredHere(ServerRun run) {
+        java.util.function.Consumer<ServerRun> to;
+        synchronized (this) {
+            to = declared;
+            if (to == null) {
+                declaredBeforeStart.add(run);
+                return;
+            }
+        }
+        to.accept(run);
     }
 
     /**
      * The service is ready for messages: hands the failures this daemon's transport declares to {@code declared} (on
-     * the event loop: the view changes at once). Links that came up before (a daemon's transport dials as it starts)
+     * the event loop: the view changes at once; those declared before now first). Links that came up before (a daemon's transport dials as it starts)
      * were not seen here, and the VIEWs their neighbours sent then were dropped: takes those links in, and asks each of
      * those neighbours for its view.
      */
     void start(java.util.function.Consumer<ServerRun> declared) {
-        node.addListener(new TransportListener() {
-            @Override
-            public void serverFailed(Coord server, long incarnation) {
-                declared.accept(new ServerRun(shape.index(server), incarnation));
-            }
-        });
+        List<ServerRun> before;
+        synchronized (this) {
+            this.declared = declared;
+            before = new ArrayList<>(declaredBeforeStart);
+            declaredBeforeStart.clear();
+        }
+        before.forEach(declared);
         for (org.camdoop.torus.transport.LinkState l : node.linkStates()) {
             if (l.up()) {
                 neighbourUp(shape.index(l.peer()), l.peerIncarnation(), true);
@@ -264,35 +287,36 @@ final class DaemonView {
     }
 
     /**
-     * Sends this daemon's view to neighbour {@code peer}, whose link just came up, in as many messages as it takes:
-     * ups first, then cuts, then failures (a failure that arrived before the up that makes it stale would abort
-     * shuffles for nothing). Nothing when the view is empty, unless it {@code ask}s for the neighbour's.
+     * Sends this daemon's view to neighbour {@code peer}, whose link just came up: one message, which the receiver
+     * applies ups first, then cuts, then failures (a failure applied before the up that makes it stale would take a
+     * rejoined server out for a moment). A view of more than {@link #VIEW_ENTRIES_PER_MESSAGE} entries goes in parts
+     * in that order, which the receiver's threads may apply in any order: the same view results, after such moments.
+     * Nothing when the view is empty, unless it {@code ask}s for the neighbour's (the ask rides on the last part).
      */
     private void sendView(int peer, boolean ask) {
         MembershipMessages.View v = snapshot();
-        List<MembershipMessages.View> parts = new ArrayList<>();
-        int n = VIEW_ENTRIES_PER_MESSAGE;
-        for (int i = 0; i < v.ups().size(); i += n) {
-            parts.add(new MembershipMessages.View(false, List.of(), List.of(),
-                    v.ups().subList(i, Math.min(v.ups().size(), i + n))));
-        }
-        for (int i = 0; i < v.cuts().size(); i += n) {
-            parts.add(new MembershipMessages.View(false, List.of(), v.cuts().subList(i, Math.min(v.cuts().size(),
-                    i + n)), List.of()));
-        }
-        for (int i = 0; i < v.failed().size(); i += n) {
-            parts.add(new MembershipMessages.View(false, v.failed().subList(i, Math.min(v.failed().size(), i + n)),
-                    List.of(), List.of()));
-        }
-        if (ask) { // the ask rides on the last part (or an empty view), so the answer comes after all of it
-            MembershipMessages.View last = parts.isEmpty() ? new MembershipMessages.View(true, List.of(), List.of(),
-                    List.of()) : parts.remove(parts.size() - 1);
-            parts.add(new MembershipMessages.View(true, last.failed(), last.cuts(), last.ups()));
+        List<Object> entries = new ArrayList<>(v.ups());
+        entries.addAll(v.cuts());
+        entries.addAll(v.failed());
+        if (entries.isEmpty() && !ask) {
+            return;
         }
         StreamId control = new StreamId(0, 0, ControlTrees.CONTROL, node.index());
-        for (MembershipMessages.View part : parts) {
+        int ups = v.ups().size();
+        int cuts = v.cuts().size();
+        for (int from = 0; from < entries.size() || from == 0; from += VIEW_ENTRIES_PER_MESSAGE) {
+            int to = Math.min(entries.size(), from + VIEW_ENTRIES_PER_MESSAGE);
+            MembershipMessages.View part = new MembershipMessages.View(ask && to == entries.size(),
+                    v.failed().subList(clamp(from - ups - cuts, v.failed().size()),
+                            clamp(to - ups - cuts, v.failed().size())),
+                    v.cuts().subList(clamp(from - ups, cuts), clamp(to - ups, cuts)),
+                    v.ups().subList(clamp(from, ups), clamp(to, ups)));
             node.sendService(shape.coord(peer), control, Unpooled.wrappedBuffer(MembershipMessages.view(part)));
         }
+    }
+
+    private static int clamp(int i, int size) {
+        return Math.max(0, Math.min(size, i));
     }
 
     /** Tells every live neighbour over its own link (or around it, if that link is cut). */

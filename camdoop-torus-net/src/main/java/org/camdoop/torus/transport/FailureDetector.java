@@ -76,6 +76,8 @@ final class FailureDetector {
     private final List<TransportListener> listeners;
     private final Actions actions;
     private final Map<Integer, Suspect> suspects = new HashMap<>();
+    /** Per neighbour, the run of its daemon this node last declared failed (a run is declared once). */
+    private final Map<Integer, Long> declared = new HashMap<>();
     /** The whole cluster is going down ({@link #expectShutdown}), so lost links are no incident. */
     private boolean clusterShuttingDown;
 
@@ -123,9 +125,18 @@ final class FailureDetector {
      */
     void restarted(Link link) {
         long ended = link.replacedIncarnation();
+        if (!declare(link.peer(), ended)) {
+            return; // its failure timeout ran out before the new run connected: declared then
+        }
         LOG.warn("server {}'s daemon restarted (incarnation {}, was {}): its earlier run is declared failed",
                 shape.coord(link.peer()), link.peerIncarnation(), ended);
         tell("serverFailed", l -> l.serverFailed(shape.coord(link.peer()), ended));
+    }
+
+    /** Records that run {@code incarnation} of {@code peer}'s daemon is declared failed here; false if it was. */
+    private boolean declare(int peer, long incarnation) {
+        Long before = declared.put(peer, incarnation);
+        return before == null || before != incarnation;
     }
 
     /**
@@ -141,6 +152,7 @@ final class FailureDetector {
         if (suspected > 0 && incarnation != suspected) {
             s.cancel();
             suspects.remove(server);
+            declare(server, suspected);
             LOG.warn("server {} answers around the cut link {} from {} as another run of its daemon (incarnation {},"
                     + " was {}): the earlier run is declared failed", shape.coord(server), s.link.port().label(),
                     shape.coord(self), incarnation, suspected);
@@ -176,6 +188,7 @@ final class FailureDetector {
         suspects.remove(s.link.peer());
         LOG.warn("server {} unreachable for the failure timeout (its link down, no answer around it): declared failed",
                 shape.coord(s.link.peer()));
+        declare(s.link.peer(), s.link.peerIncarnation());
         tell("serverFailed", l -> l.serverFailed(shape.coord(s.link.peer()), s.link.peerIncarnation()));
     }
 

@@ -17,7 +17,6 @@ import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
-import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.trees.TreeChoice;
 
 /**
@@ -225,10 +224,14 @@ public final class ShuffleMessages {
         return new ShuffleGeneration(number, after, failed, incarnations, rootIncarnation);
     }
 
-    /** An incarnation: a vlong, never negative, nor more than an hour ahead of this daemon's clock. */
+    /**
+     * An incarnation: a vlong, never negative. (Not bounded by this daemon's clock, as a HELLO's is: a relayed run
+     * comes from a daemon whose clock may differ from this one's by more than the bound, while each of its neighbours
+     * checked it within the bound; refusing it here would refuse a START that other daemons take.)
+     */
     static long incarnation(DataInputStream in) throws IOException {
         long v = WritableUtils.readVLong(in);
-        if (v < 0 || v > System.currentTimeMillis() + FrameLayout.MAX_INCARNATION_AHEAD_MS) {
+        if (v < 0) {
             throw new IllegalArgumentException("service message names incarnation " + v);
         }
         return v;

@@ -96,11 +96,7 @@ class ShuffleMessagesTest {
         negativeRun[2] = (byte) -1; // vlong -1
         assertEquals("service message names incarnation -1", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negativeRun)).getMessage());
-        long ahead = System.currentTimeMillis() + 2 * org.camdoop.torus.transport.wire.FrameLayout
-                .MAX_INCARNATION_AHEAD_MS;
-        assertEquals("service message names incarnation " + ahead, assertThrows(IllegalArgumentException.class,
-                () -> ShuffleMessages.decode(MembershipMessages.linkUp(new LinkRuns(4, 1, 13, ahead)))).getMessage(),
-                "a run far ahead of this clock would make every later report of that server's failure look stale");
+
     }
 
     @Test

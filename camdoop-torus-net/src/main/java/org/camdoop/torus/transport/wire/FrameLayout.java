@@ -65,9 +65,9 @@ public final class FrameLayout {
     public static final int HELLO_INCARNATION = HELLO_NONCE + NONCE_BYTES;
     public static final int HELLO_BODY = 2 + 12 + 12 + NONCE_BYTES + 8;
     /**
-     * How far ahead of the receiver's clock an incarnation (wall-clock milliseconds when a daemon started) may be, in
-     * a HELLO or a service message: a daemon whose clock is further ahead is refused, and a forged far-future run
-     * could otherwise make every report of a server's failure look stale for ever.
+     * How far ahead of the receiver's clock the incarnation in a HELLO (wall-clock milliseconds when the daemon
+     * started) may be: a daemon whose clock is further ahead is refused, since a far-future run would make every
+     * later report of its failure look stale for ever.
      */
     public static final long MAX_INCARNATION_AHEAD_MS = 60 * 60 * 1000L;
     /** A HELLO of protocol version 4 or older, without the incarnation: decoded only to refuse its version. */
