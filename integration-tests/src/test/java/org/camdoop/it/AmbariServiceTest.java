@@ -271,15 +271,15 @@ class AmbariServiceTest {
         Coord self = new Coord(0, 0, 0);
         List<org.camdoop.torus.transport.LinkState> routedButUp = List.of(
                 new org.camdoop.torus.transport.LinkState(org.camdoop.torus.topology.Port.PLUS_X, new Coord(1, 0, 0),
-                        true, 4096, true),
+                        true, 4096, true, 1L),
                 new org.camdoop.torus.transport.LinkState(org.camdoop.torus.topology.Port.MINUS_X, new Coord(2, 0, 0),
-                        true, 4096, false));
+                        true, 4096, false, 1L));
         String topology = "shape 3x3x3\\n0,0,0 127.0.0.1:1\\n1,0,0 127.0.0.1:2\\n2,0,0 127.0.0.1:3\\n";
-        assertEquals("('WARNING', ['Camdoop daemon 0,0,0: links up but routed around, unused until the daemons"
-                + " restart: +x to 1,0,0'])", linksAlert(mpack, shape, self, routedButUp, topology));
+        assertEquals("('WARNING', ['Camdoop daemon 0,0,0: links up but routed around, unused until a daemon at either"
+                + " end restarts: +x to 1,0,0'])", linksAlert(mpack, shape, self, routedButUp, topology));
         List<org.camdoop.torus.transport.LinkState> downAndRouted = List.of(
                 new org.camdoop.torus.transport.LinkState(org.camdoop.torus.topology.Port.PLUS_X, new Coord(1, 0, 0),
-                        false, 4096, true),
+                        false, 4096, true, 1L),
                 routedButUp.get(1));
         assertEquals("('WARNING', ['Camdoop daemon 0,0,0: links down: +x to 1,0,0'])",
                 linksAlert(mpack, shape, self, downAndRouted, topology));

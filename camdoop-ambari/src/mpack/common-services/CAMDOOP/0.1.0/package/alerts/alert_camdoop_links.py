@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Ambari script alert: this host's Camdoop daemon answers on its status port and all its links to other daemons are
 up and in use. CRITICAL when it does not answer; WARNING when a link is down (traffic is re-routed around it), or up
-again but still routed around (it stays unused until the daemons restart); OK otherwise."""
+again but still routed around (it stays unused until a new run of either end's daemon connects); OK otherwise."""
 import json
 
 try:
@@ -34,7 +34,7 @@ def execute(configurations={}, parameters={}, host_name=None):
         return ('WARNING', ['Camdoop daemon %s: links down: %s' % (status['coord'], ', '.join(down))])
     routed = [l['port'] + ' to ' + l['peer'] for l in status['links'] if l['peer'] in peers and l.get('routed_around')]
     if routed:
-        return ('WARNING', ['Camdoop daemon %s: links up but routed around, unused until the daemons restart: %s'
+        return ('WARNING', ['Camdoop daemon %s: links up but routed around, unused until a daemon at either end restarts: %s'
                             % (status['coord'], ', '.join(routed))])
     return ('OK', ['Camdoop daemon %s: %d links up, %d shuffles running'
                    % (status['coord'], status['links_up'], status['shuffles_running'])])

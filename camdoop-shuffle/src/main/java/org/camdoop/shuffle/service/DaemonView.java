@@ -36,7 +36,8 @@ import org.camdoop.torus.transport.wire.StreamId;
  * from the larger incarnation its handshake proved, that it rejoined (docs/recovery.md, "Rejoin").
  *
  * <p>Thread-safety: updates are serialised by this object's monitor; readers see the latest view (volatile).
- * Messages are sent outside the monitor, in the order the changes were made.
+ * Messages are sent outside the monitor: two changes' messages may leave in either order, which the receivers'
+ * merge by maximum does not mind.
  */
 final class DaemonView {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DaemonView.class);
@@ -99,9 +100,9 @@ final class DaemonView {
 
     /**
      * The service is ready for messages: hands the failures this daemon's transport declares to {@code declared} (on
-     * the event loop: the view changes at once; those declared before now first). Links that came up before (a daemon's transport dials as it starts)
-     * were not seen here, and the VIEWs their neighbours sent then were dropped: takes those links in, and asks each of
-     * those neighbours for its view.
+     * the event loop: the view changes at once; those declared before now first). Links that came up before (a
+     * daemon's transport dials as it starts) were not seen here, and the VIEWs their neighbours sent then were
+     * dropped: takes those links in, and asks each of those neighbours for its view.
      */
     void start(java.util.function.Consumer<ServerRun> declared) {
         List<ServerRun> before;

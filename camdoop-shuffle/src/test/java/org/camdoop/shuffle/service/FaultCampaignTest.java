@@ -166,8 +166,9 @@ class FaultCampaignTest {
 
     /**
      * Starts the servers crashed in the last run again (unless they were restarted at once) and waits until every
-     * daemon still in the torus has taken each back (a new run of its daemon connected to a neighbour): the next runs plan with them, and their restarted
-     * daemons host vertices again. (A live daemon that its neighbours took for dead is out, and hears of nothing.)
+     * daemon still in the torus has taken each back (a new run of its daemon connected to a neighbour): the next runs
+     * plan with them, and their restarted daemons host vertices again. (A live daemon that its neighbours took for
+     * dead is out, and hears of nothing.)
      */
     private static void rejoin(Torus t, Counts counts) throws Exception {
         int observer = java.util.stream.IntStream.range(0, SHAPE.size()).filter(s -> !t.spares().contains(s))

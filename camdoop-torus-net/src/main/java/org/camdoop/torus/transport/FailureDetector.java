@@ -119,13 +119,14 @@ final class FailureDetector {
     }
 
     /**
-     * The link to {@code link.peer()} came up to another run of its daemon than the one before: that earlier run is
-     * dead (its process is gone; a process has one incarnation), whether or not its failure timeout ran out. Declared
-     * failed at once, so the shuffles it took part in restart now rather than wait on streams that will never come.
+     * The link to {@code link.peer()} came up. If to another run of its daemon than the one before, that earlier run
+     * is dead (its process is gone; a process has one incarnation), whether or not its failure timeout ran out:
+     * declared failed at once, so the shuffles it took part in restart now rather than wait on streams that will never
+     * come.
      */
     void restarted(Link link) {
         long ended = link.replacedIncarnation();
-        if (!declare(link.peer(), ended)) {
+        if (ended == 0 || !declare(link.peer(), ended)) {
             return; // its failure timeout ran out before the new run connected: declared then
         }
         LOG.warn("server {}'s daemon restarted (incarnation {}, was {}): its earlier run is declared failed",

@@ -63,8 +63,6 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.self = self;
         this.loop = loop;
         this.routes = new NodeRoutes(shape, self, view);
-        this.services = new ServiceMessages(shape, self, incarnation, this::nextLink, this::answered);
-        this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
         this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners,
                 new FailureDetector.Actions() {
                     @Override
@@ -80,6 +78,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                         services.probe(peer);
                     }
                 });
+        this.services = new ServiceMessages(shape, self, incarnation, this::nextLink, failures::answered);
+        this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
         this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,
                 () -> new ArrayList<>(outbound.values()), () -> new ArrayList<>(inbound.values()), s -> resendFromAck(s, true));
         retransmission.start();
@@ -185,10 +185,6 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         RoutingTable before = routes.table();
         routes.install(view);
         resendRerouted(before);
-    }
-
-    private void answered(int server, long incarnation) {
-        failures.answered(server, incarnation);
     }
 
     /** Whether this node routes around its link to neighbour {@code peer}. */
@@ -391,9 +387,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void linkUp(Link link) {
         failures.up(link);
-        if (link.replacedIncarnation() > 0) {
-            failures.restarted(link); // before the layer above hears of the new run: the old one ended first
-        }
+        failures.restarted(link); // before the layer above hears of a new run: the earlier one ended first
         RoutingTable before = routes.table();
         if (routes.restore(link.peer(), link.peerIncarnation())) {
             LOG.info("link {} from {} to {} is up to a restarted daemon (incarnation {}): no longer routed around",

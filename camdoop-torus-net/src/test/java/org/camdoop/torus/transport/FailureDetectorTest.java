@@ -66,9 +66,7 @@ class FailureDetectorTest {
         connection = new EmbeddedChannel();
         link.established(connection, incarnation);
         detector.up(link);
-        if (link.replacedIncarnation() > 0) {
-            detector.restarted(link);
-        }
+        detector.restarted(link);
     }
 
     /** The connection drops: the link goes down and the detector starts the two halves of the failure timeout. */

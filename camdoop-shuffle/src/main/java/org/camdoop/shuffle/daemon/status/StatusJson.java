@@ -10,12 +10,14 @@ import org.camdoop.torus.transport.LinkState;
  *
  * <pre>
  * {"coord": "1,0,0", "shape": "3x3x3", "links_up": 6, "links": [{"port": "+x", "peer": "2,0,0", "up": true,
- *  "routed_around": false, "peer_incarnation": 1795728052751, "sent_bytes": 1234}, ...], "buffers": {"reserved": 0, "peak": 12, "total": 32768, "segment_bytes": 8192},
+ *  "routed_around": false, "peer_incarnation": 1795728052751, "sent_bytes": 1234}, ...],
+ *  "buffers": {"reserved": 0, "peak": 12, "total": 32768, "segment_bytes": 8192},
  *  "streams_open": 0, "shuffles_running": 1, "starts_parked": 0, "frames_dropped": 0,
  *  "shuffles": [{"job": "job_1_0001", "partition": 0, "root": "0,0,0", "vertices": 6, "finished": 2, "merging": 3}],
  *  "jobs": [{"job": "job_1_0001", "map_outputs": 3}],
  *  "totals": {"root_starts": 1, "peer_starts": 4, "starts_refused": 0, "aborts": 0, "failures_declared": 0,
- *   "restarts": 0, "rejoins": 0, "records_combined": 1200, "credit_wait_ms": 35, "local_refusals": {"unknown_job": 0, "bad_proof": 0, ...}}}
+ *   "restarts": 0, "rejoins": 0, "records_combined": 1200, "credit_wait_ms": 35,
+ *   "local_refusals": {"unknown_job": 0, "bad_proof": 0, ...}}}
  * </pre>
  */
 public final class StatusJson {
