@@ -99,8 +99,15 @@ final class FailureDetector {
         }
     }
 
-    /** The link went down: report it, suspect the peer, and start the two halves of the timeout. */
+    /**
+     * The link went down: report it, suspect the peer, and start the two halves of the timeout. Or a dial was refused
+     * ({@link Link#REASON_REFUSED}): see {@link #refused}.
+     */
     void down(Link link, String reason) {
+        if (Link.REASON_REFUSED.equals(reason)) {
+            refused(link);
+            return;
+        }
         int peer = link.peer();
         if (clusterShuttingDown || Link.REASON_STOPPED.equals(reason) || Link.REASON_PEER_SHUT_DOWN.equals(reason)) {
             // This node or the peer is shutting down: an orderly close, not an incident.
@@ -132,6 +139,26 @@ final class FailureDetector {
         LOG.warn("server {}'s daemon restarted (incarnation {}, was {}): its earlier run is declared failed",
                 shape.coord(link.peer()), link.peerIncarnation(), ended);
         tell("serverFailed", l -> l.serverFailed(shape.coord(link.peer()), ended));
+    }
+
+    /**
+     * A dial to {@code link.peer()} was refused: its host answered and no daemon listens there, so the run the link
+     * last connected to is gone (a daemon listens for as long as it runs), and is declared failed at once rather than
+     * after the failure timeout. A host that is down, or a cable, times out instead, and takes the timeout as before.
+     * Nothing before the link ever came up (the daemons of a cluster start at different times).
+     */
+    void refused(Link link) {
+        long run = link.peerIncarnation();
+        if (clusterShuttingDown || run == 0 || !declare(link.peer(), run)) {
+            return;
+        }
+        Suspect s = suspects.remove(link.peer());
+        if (s != null) {
+            s.cancel();
+        }
+        LOG.warn("server {} refuses connections: its daemon (incarnation {}) is gone, declared failed", shape.coord(
+                link.peer()), run);
+        tell("serverFailed", l -> l.serverFailed(shape.coord(link.peer()), run));
     }
 
     /** Records that run {@code incarnation} of {@code peer}'s daemon is declared failed here; false if it was. */

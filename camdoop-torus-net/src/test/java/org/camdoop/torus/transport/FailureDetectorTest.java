@@ -100,6 +100,20 @@ class FailureDetectorTest {
     }
 
     @Test
+    void aDialRefusedAfterTheLinkWasUpDeclaresTheRunItKnewAtOnceButNotBeforeAnyRunConnected() {
+        detector.down(link, Link.REASON_REFUSED); // a neighbour not started yet: no run to declare
+        assertEquals(List.of(), declared);
+        connect(10);
+        disconnect();
+        detector.down(link, Link.REASON_REFUSED);
+        assertEquals(List.of("1,0,0@10"), declared, "nothing listens there: run 10 is gone, declared at once");
+        detector.down(link, Link.REASON_REFUSED);
+        loop.advanceTimeBy(2 * TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), declared, "declared once, and the timeout does not declare it again");
+    }
+
+    @Test
     void aProbeAnsweredByAnotherRunDeclaresTheSuspectedRunAndTheSameRunKeepsItAlive() {
         connect(10);
         disconnect();

@@ -32,6 +32,9 @@ public final class Link {
     /** The down reason when the peer said it is shutting down before closing: an orderly exit, not an incident. */
     public static final String REASON_PEER_SHUT_DOWN = "peer shut down";
 
+    /** Not a loss of the connection but a dial refused while the link was down: no daemon listens at the address. */
+    public static final String REASON_REFUSED = "connection refused";
+
     /** The down reason for any other loss of the connection. */
     public static final String REASON_CONNECTION_CLOSED = "connection closed";
 
@@ -42,6 +45,10 @@ public final class Link {
     public interface Listener {
         void linkUp(Link link);
 
+        /**
+         * The link went down, or ({@link #REASON_REFUSED}) a dial was refused while it was down: the neighbour's host
+         * answered, and nothing listens at the daemon's address, so the run this link last connected to is gone.
+         */
         void linkDown(Link link, String reason);
     }
 
@@ -281,6 +288,9 @@ public final class Link {
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 LOG.debug("connect {} -> {} failed: {}", port.label(), peerAddress, String.valueOf(done.cause()));
+                if (refused(done.cause())) {
+                    listener.linkDown(this, REASON_REFUSED);
+                }
                 if (state == State.CONNECTING) {
                     transition(State.BACKOFF, null);
                 }
@@ -293,6 +303,16 @@ public final class Link {
                 }
             });
         });
+    }
+
+    /**
+     * Whether a failed dial was refused (a reset from the peer's host: no process listens there), as against timing out
+     * or finding no route, which a host that is down, a cable or a switch also causes. Every transport words it so.
+     */
+    static boolean refused(Throwable cause) {
+        return cause instanceof java.net.ConnectException
+                && !(cause instanceof io.netty.channel.ConnectTimeoutException)
+                && String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("connection refused");
     }
 
     // ---- sending ----

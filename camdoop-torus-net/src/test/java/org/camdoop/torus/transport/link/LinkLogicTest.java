@@ -58,4 +58,34 @@ class LinkLogicTest {
         t.consume(1);
         assertFalse(t.mayProceed());
     }
+
+    /** What a refused dial looks like on the in-JVM and the socket transports, against a dial that timed out. */
+    @Test
+    void aRefusedDialIsToldFromATimeout() throws Exception {
+        io.netty.channel.EventLoopGroup nio = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                io.netty.channel.nio.NioIoHandler.newFactory());
+        io.netty.channel.EventLoopGroup local = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                io.netty.channel.local.LocalIoHandler.newFactory());
+        try (java.net.ServerSocket closed = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            int port = closed.getLocalPort();
+            closed.close(); // nothing listens there now
+            Throwable socket = new io.netty.bootstrap.Bootstrap().group(nio)
+                    .channel(io.netty.channel.socket.nio.NioSocketChannel.class)
+                    .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
+                    .connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port))
+                    .await().cause();
+            assertTrue(Link.refused(socket), String.valueOf(socket));
+            Throwable inJvm = new io.netty.bootstrap.Bootstrap().group(local)
+                    .channel(io.netty.channel.local.LocalChannel.class)
+                    .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
+                    .connect(new io.netty.channel.local.LocalAddress("nobody-listens-here")).await().cause();
+            assertTrue(Link.refused(inJvm), String.valueOf(inJvm));
+            assertFalse(Link.refused(new io.netty.channel.ConnectTimeoutException("connection timed out")));
+            assertFalse(Link.refused(new java.net.NoRouteToHostException("No route to host")));
+        } finally {
+            nio.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+            local.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
 }
