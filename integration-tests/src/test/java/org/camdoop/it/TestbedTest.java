@@ -93,17 +93,17 @@ class TestbedTest {
             Distribution.awaitCheck(home, env, 0, out -> count(out, " 2 of 2 up") == 4, script.toString(), "check");
 
             assertEquals(0, Distribution.run(home, env, script.toString(), "kill", "1,1,0").exit());
-            Distribution.awaitCheck(home, env, 0, out -> count(out, "server 1,1,0 unreachable for the failure timeout"
-                    + " (its link down, no answer around it): declared failed") == 2, "sh", "-c", logs);
+            // Both neighbours dial 1,1,0 (the lower index dials) and are refused: each declares it at once (or, on a
+            // slow machine, when its failure timeout runs out first).
+            Distribution.awaitCheck(home, env, 0, out -> count(out, "declared failed") == 2, "sh", "-c", logs);
 
             Distribution.Result started = Distribution.run(home, env, script.toString(), "start", "1,1,0");
             assertEquals(0, started.exit(), started.out());
             assertTrue(started.out().contains("camdoop-testbed: started the daemon of 1,1,0"), started.out());
             Distribution.awaitCheck(home, env, 0, out -> count(out, " 2 of 2 up") == 4, script.toString(), "check");
-            // Each of the three others takes the new run back, and the two neighbours use their links to it again.
+            // Each of the three others takes the new run back into its view, and so routes over its links again.
             Distribution.Result rejoined = Distribution.awaitCheck(home, env, 0,
-                    out -> count(out, "server 1,1,0 rejoined: a new run of its daemon") == 3
-                            && count(out, "is up to a restarted daemon") == 2, "sh", "-c", logs);
+                    out -> count(out, "server 1,1,0 rejoined: a new run of its daemon") == 3, "sh", "-c", logs);
             assertEquals(2, count(rejoined.out(), "declared failed"), "nobody else was declared failed");
             assertEquals(1, Distribution.run(home, env, script.toString(), "start", "0,0,0").exit(),
                     "a daemon that runs is not started twice");
