@@ -140,9 +140,14 @@ public final class CamdoopService {
         return counters;
     }
 
-    /** Calls {@code listener} (on a vertex thread: keep it short) with each restart's new generation, before it runs. */
+    /** Calls {@code listener} (on a vertex thread: keep it short) with each restart's new generation before it runs. */
     public void onRestart(Consumer<ShuffleSpec> listener) {
         restartListeners.add(listener);
+    }
+
+    /** This daemon's membership: the runs it knows connected and declared failed (tests in this package). */
+    DaemonView views() {
+        return views;
     }
 
     /** Shuffles with vertices still running here. */
@@ -190,6 +195,7 @@ public final class CamdoopService {
             refused.fail(exclusion);
             return refused;
         }
+        long[] known = views.knownRuns(); // before planning: a run that connects later may have received START
         FailureView current = views.current();
         // Every daemon plans with the failure view the root started on (carried in START), not with its own.
         ShuffleSpec spec = requested.withGeneration(views.firstGeneration());
@@ -199,8 +205,8 @@ public final class CamdoopService {
         broadcast.distribute(spec.jobId(), current);
         startOnPeers(spec);
         RootStream root = new RootStream(context.rootCapacity());
-        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, proof, spec,
-                GenerationOutput.of(root, context.specs().forJob(spec.jobId()), spec, shape, MAX_HELD_GROUP_BYTES));
+        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, proof, spec, GenerationOutput.of(root,
+                context.specs().forJob(spec.jobId()), spec, shape, MAX_HELD_GROUP_BYTES), known);
         rooted.add(r);
         LOG.info("starting shuffle {}", spec.describe());
         counters.rootStarted();
@@ -253,22 +259,22 @@ public final class CamdoopService {
             }
         }
         for (RootedShuffles.Rooted r : rooted.all()) {
-            restart(r, failed);
+            restart(r, failed, incarnation);
         }
     }
 
     /**
      * Replaces a shuffle's running generation by the next one: planned on the current failure view, resuming after the
-     * last key the reducer received whole.
+     * last key the reducer received whole. Unless the running generation cannot have run on the ended run.
      */
-    private void restart(RootedShuffles.Rooted r, Coord failed) {
+    private void restart(RootedShuffles.Rooted r, Coord failed, long incarnation) {
         synchronized (r) {
             ShuffleSpec old = r.spec;
             if (rooted.get(old) != r || !(r.output instanceof GenerationOutput out)) {
                 return; // finished meanwhile, or an unknown job whose root vertex failed already
             }
-            if (java.util.Arrays.stream(old.generation().failed()).anyMatch(f -> f == shape.index(failed))) {
-                return; // this generation was planned without it already (it started after the failure was known)
+            if (!r.mayHaveRunOn(shape.index(failed), incarnation)) {
+                return; // planned without the server (its failure was known), or with a later run of it (rejoined)
             }
             GenerationOutput.ResumePoint at = out.detach();
             abort(old.streamKey(), old.partition(), "server " + failed + " failed: generation "
@@ -280,6 +286,7 @@ public final class CamdoopService {
                 r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
                 return;
             }
+            r.plannedWith = views.knownRuns();
             ShuffleSpec next = old.withGeneration(views.nextGeneration(old.generation(), at.lastKey()));
             recent.proved(new ShuffleKey(next.streamKey(), next.partition()), r.proof);
             r.spec = next;
@@ -417,7 +424,7 @@ public final class CamdoopService {
         if (recent.wasAborted(key)) {
             return; // its ABORT overtook it: neither run nor park it
         }
-        ParkedStarts.Parking p = parked.park(spec, () -> knows(spec.jobId()));
+        ParkedStarts.Parking p = parked.park(spec, () -> context.specs().forJob(spec.jobId()).isPresent());
         switch (p) {
             case KNOWN_NOW -> local.run(spec, Optional.empty(), unknownJob(spec));
             case PARKED -> {
@@ -432,10 +439,6 @@ public final class CamdoopService {
                     + " does not know job " + spec.jobId() + " and already holds " + ParkedStarts.MAX_PARKED
                     + " starts waiting for their spec");
         }
-    }
-
-    private boolean knows(String jobId) {
-        return context.specs().forJob(jobId).isPresent();
     }
 
     private String unknownJob(ShuffleSpec spec) {

@@ -256,6 +256,19 @@ final class DaemonView {
         return g.next(lastKey, failed(), failedRuns());
     }
 
+    /**
+     * Per server, the latest run of its daemon known to have connected: a generation planned now has nothing on any
+     * earlier run (one run at a time holds a daemon's address, so an earlier run had ended when a later connected).
+     */
+    synchronized long[] knownRuns() {
+        return membership.knownRuns();
+    }
+
+    /** The latest run of server {@code s} declared failed, whether or not a later run rejoined since; -1: none. */
+    synchronized long declaredRun(int s) {
+        return membership.declaredRun(s);
+    }
+
     /** The runs this daemon knows declared failed, for a peer that asked for the view's failures (START, VIEW). */
     synchronized MembershipMessages.View snapshot() {
         return new MembershipMessages.View(false, membership.failures(), membership.cutLinks(),

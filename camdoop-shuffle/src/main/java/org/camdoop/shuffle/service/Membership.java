@@ -130,6 +130,16 @@ final class Membership {
         return v;
     }
 
+    /** Per server, the latest run of its daemon known to have connected (0: none seen yet). */
+    long[] knownRuns() {
+        return aliveAt.clone();
+    }
+
+    /** The latest run of server {@code s} declared failed (a later run may have connected since); -1: none. */
+    long declaredRun(int s) {
+        return failedAt[s];
+    }
+
     /** The run of server {@code s} declared failed, if it is failed now; else -1. */
     long failedRun(int s) {
         return isFailed(s) ? failedAt[s] : NONE;

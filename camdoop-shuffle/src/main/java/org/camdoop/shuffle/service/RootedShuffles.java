@@ -29,12 +29,27 @@ final class RootedShuffles {
         ShuffleSpec spec;
         /** The current generation's root output: a {@link GenerationOutput}, or the stream for an unknown job. */
         VertexOutput output;
+        /**
+         * Per server, the latest run of its daemon known here to have connected before the current generation was
+         * planned ({@link DaemonView#knownRuns}): the news that an earlier run ended concerns nothing of it.
+         */
+        long[] plannedWith;
 
-        Rooted(RootStream stream, StartProof proof, ShuffleSpec spec, VertexOutput output) {
+        Rooted(RootStream stream, StartProof proof, ShuffleSpec spec, VertexOutput output, long[] plannedWith) {
             this.stream = stream;
             this.proof = proof;
             this.spec = spec;
             this.output = output;
+            this.plannedWith = plannedWith;
+        }
+
+        /**
+         * Whether the current generation may have had vertices on run {@code incarnation} of server {@code server}:
+         * not if it was planned without the server, or after a later run of it had connected.
+         */
+        boolean mayHaveRunOn(int server, long incarnation) {
+            return plannedWith[server] <= incarnation
+                    && java.util.Arrays.stream(spec.generation().failed()).noneMatch(f -> f == server);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.Unpooled;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,12 +21,14 @@ import org.camdoop.shuffle.daemon.EmbeddedTorus;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.service.net.MembershipMessages;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.LinkState;
 import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.transport.wire.StreamId;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,6 +153,73 @@ class RejoinTest {
             assertEquals(expected, received, "records lost or counted twice");
             awaitViews(torus, s -> true, v -> v.isLive(victim) && v.cutLinkCount() == 0,
                     "the restarted server live, no link routed around");
+        }
+    }
+
+    /**
+     * The news that an earlier run of a server ended can reach a daemon after it learned that a later run of that
+     * server is up (reports overtake one another on their ways through the torus). It concerns nothing planned since:
+     * the shuffle the daemon roots, planned when it knew the later run, is not restarted, and its vertices of a shuffle
+     * rooted on the later run are not stopped (a START names its root's run). Before, the first was restarted for
+     * nothing (a generation of work thrown away) and the second was stopped here, failing its reduce.
+     */
+    @Test
+    void aLateReportOfAnEndedRunStopsNothingPlannedWithTheRunAfterIt() throws Exception {
+        int root = SHAPE.index(new Coord(0, 0, 0));
+        int restarted = SHAPE.index(new Coord(1, 0, 0)); // the root's neighbour: their link shows the root its run
+        int reporter = SHAPE.index(new Coord(0, 1, 0));
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(), EmbeddedTorus.Wiring.IN_JVM,
+                2)) {
+            long run = torus.node(restarted).incarnation();
+            DaemonView rootView = torus.service(root).views();
+            awaitCondition(() -> rootView.knownRuns()[restarted] == run, "the root takes in its link to "
+                    + SHAPE.coord(restarted));
+            TorusWordCounts job = TorusWordCounts.write(torus, dir, JOB, WordCounts.jobWithCombiner(REDUCERS),
+                    s -> true, 44, 20_000, 1000);
+            List<RootStream> streams = new ArrayList<>();
+            for (int r : new int[] {root, restarted}) {
+                streams.add(torus.service(r).startShuffle(new ShuffleSpec(44L + r, JOB, 1, 0, SHAPE.coord(r),
+                        ShuffleMode.CAMDOOP, TreeChoice.SIX, job.attempts())));
+            }
+            // Both under way, and held there: nobody reads their reducers' streams until the report was taken in.
+            List<StreamItem> first = new ArrayList<>();
+            for (RootStream stream : streams) {
+                first.add(stream.next(BOUND));
+                assertInstanceOf(StreamItem.Chunk.class, first.get(first.size() - 1));
+            }
+            // What a neighbour of the restarted server reports when its link comes up to the later run: the run before.
+            torus.node(reporter).sendService(SHAPE.coord(root), new StreamId(0, 0, ControlTrees.CONTROL, reporter),
+                    Unpooled.wrappedBuffer(MembershipMessages.serverDown(
+                            new MembershipMessages.ServerRun(restarted, run - 1))));
+            awaitCondition(() -> rootView.declaredRun(restarted) == run - 1, "the root takes in the report");
+            assertTrue(torus.service(root).view().isLive(restarted), "a later run is up: the server stays in");
+
+            for (int i = 0; i < streams.size(); i++) {
+                org.camdoop.shuffle.aggregation.ChunkQueueRun records =
+                        new org.camdoop.shuffle.aggregation.ChunkQueueRun("reducer " + i);
+                StreamItem n = first.get(i);
+                while (n instanceof StreamItem.Chunk c) {
+                    records.offer(c.bytes(), c.length());
+                    n = streams.get(i).next(BOUND);
+                }
+                assertInstanceOf(StreamItem.End.class, n, n::toString);
+                records.finish();
+                assertEquals(WordCounts.reference(job.maps(), 1, REDUCERS), sums(new TorusWaits.Drained(n, records)),
+                        "root " + SHAPE.coord(i == 0 ? root : restarted));
+            }
+            assertEquals(0, torus.service(root).counters().snapshot().restarts(),
+                    "the root restarted a shuffle planned when the later run was known");
+            assertEquals(0, torus.service(restarted).counters().snapshot().restarts());
+        }
+    }
+
+    private static void awaitCondition(java.util.function.BooleanSupplier condition, String what)
+            throws InterruptedException {
+        // No event tells of these (they change no failure view): polled, within the bound.
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, what + ": not within " + BOUND);
+            Thread.sleep(1);
         }
     }
 
