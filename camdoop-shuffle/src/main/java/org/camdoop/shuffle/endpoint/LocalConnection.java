@@ -219,6 +219,10 @@ final class LocalConnection {
         byte[] fresh = nonce;
         nonce = null;
         String jobId = body.readUTF();
+        // Before anything the request sizes: a user who may not act for the job makes the daemon hold nothing.
+        if (!authorised(jobId)) {
+            return;
+        }
         int partition = body.readInt();
         int attempt = body.readInt();
         int modeCode = body.readUnsignedByte();
@@ -226,17 +230,17 @@ final class LocalConnection {
         ShuffleMode mode = ShuffleCodes.mode(modeCode);
         TreeChoice trees = ShuffleCodes.trees(treesCode);
         int n = body.readInt();
-        if (n < 0 || n > body.available() / 2) {
-            throw new IllegalArgumentException("bad map attempt count " + n);
+        if (n < 0 || n > ShuffleSpec.MAX_MAP_ATTEMPTS || n > body.available() / 2) {
+            throw new IllegalArgumentException("a shuffle of " + jobId + " listing " + n + " map attempts (at most "
+                    + ShuffleSpec.MAX_MAP_ATTEMPTS + ")");
         }
         TreeSet<String> expected = new TreeSet<>();
         for (int i = 0; i < n; i++) {
-            expected.add(body.readUTF());
+            String mapAttempt = body.readUTF();
+            MapOutput.checkMapAttempt(jobId, mapAttempt);
+            expected.add(mapAttempt);
         }
         byte[] proof = LocalWire.readBytes(body);
-        if (!authorised(jobId)) {
-            return;
-        }
         if (fresh == null) {
             refuse(Refusal.BAD_PROOF, "shuffle of " + jobId + " partition " + partition
                     + " refused: no fresh nonce (send NONCE first)");

@@ -85,6 +85,11 @@ public final class JobTokens {
      * first user to name it owns it. Without trust on first use an unknown job is refused.
      */
     public Verdict authorise(String jobId, String peer, String daemonUser) {
+        try {
+            JobSpec.checkJobId(jobId); // only canonical ids key the table (and name directories)
+        } catch (IllegalArgumentException e) {
+            return Verdict.refused(Refusal.MALFORMED, "request from user " + peer + " refused: " + e.getMessage());
+        }
         Known k = jobs.get(jobId);
         if (k == null) {
             if (!trustOnFirstUse) {

@@ -125,16 +125,22 @@ public final class JobSpec {
         return job;
     }
 
-    private static String checkJobId(String jobId) {
+    /**
+     * Returns {@code jobId} if it is a job id in canonical form (it names directories and keys tables).
+     *
+     * @throws IllegalArgumentException if not
+     */
+    public static String checkJobId(String jobId) {
+        JobID parsed;
         try {
-            JobID parsed = JobID.forName(jobId);
-            if (!parsed.toString().equals(jobId)) {
-                throw new IllegalArgumentException("not a canonical job id: " + jobId);
-            }
-            return jobId;
+            parsed = JobID.forName(jobId);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("not a job id: " + jobId, e);
         }
+        if (parsed == null || !parsed.toString().equals(jobId)) {
+            throw new IllegalArgumentException("not a canonical job id: " + jobId);
+        }
+        return jobId;
     }
 
     private static void checkKeys(SortedMap<String, String> conf) {

@@ -14,6 +14,18 @@ public record MapOutput(String jobId, String attemptId, int partitions) {
      *     negative
      */
     public MapOutput {
+        checkMapAttempt(jobId, attemptId);
+        if (partitions < 0) {
+            throw new IllegalArgumentException("negative partition count " + partitions + " for " + attemptId);
+        }
+    }
+
+    /**
+     * Checks that {@code attemptId} is a map attempt of {@code jobId}, in canonical form.
+     *
+     * @throws IllegalArgumentException if not, saying why
+     */
+    public static void checkMapAttempt(String jobId, String attemptId) {
         TaskAttemptID attempt;
         try {
             attempt = TaskAttemptID.forName(attemptId);
@@ -29,9 +41,6 @@ public record MapOutput(String jobId, String attemptId, int partitions) {
         if (!attempt.toString().equals(attemptId)) {
             // The id names a directory: only its canonical form, which holds no path separator or dot segment.
             throw new IllegalArgumentException("attempt id " + attemptId + " is not in canonical form");
-        }
-        if (partitions < 0) {
-            throw new IllegalArgumentException("negative partition count " + partitions + " for " + attemptId);
         }
     }
 }

@@ -23,9 +23,20 @@ import org.camdoop.torus.trees.TreeChoice;
 public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt, Coord root, ShuffleMode mode,
         TreeChoice trees, SortedSet<String> expectedAttempts, ShuffleGeneration generation) {
 
+    /**
+     * The most map attempts a shuffle may list: what a task's or a peer's START may make a daemon hold (a list costs
+     * about 130 bytes an attempt once parsed). A job of more maps shuffles on the stock shuffle (the plug-in falls back
+     * when its daemon refuses the start).
+     */
+    public static final int MAX_MAP_ATTEMPTS = 1 << 18;
+
     public ShuffleSpec {
         if (partition < 0 || attempt < 0) {
             throw new IllegalArgumentException("partition and attempt must be >= 0, got " + partition + ", " + attempt);
+        }
+        if (expectedAttempts.size() > MAX_MAP_ATTEMPTS) {
+            throw new IllegalArgumentException("a shuffle of " + jobId + " listing " + expectedAttempts.size()
+                    + " map attempts (at most " + MAX_MAP_ATTEMPTS + ")");
         }
         expectedAttempts = Collections.unmodifiableSortedSet(new TreeSet<>(expectedAttempts));
     }

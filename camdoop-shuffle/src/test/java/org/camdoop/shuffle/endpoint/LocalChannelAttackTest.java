@@ -164,6 +164,57 @@ class LocalChannelAttackTest {
         }
     }
 
+    /**
+     * Found by review: a START's attempt list was parsed into a set (some 90 bytes an entry) before the peer was
+     * authorised for the job, so any local user could make the daemon hold hundreds of megabytes per connection.
+     * The job is now authorised first, its id must be canonical, the list is bounded and holds only map attempts of
+     * the job.
+     */
+    @Test
+    void aStartIsAuthorisedBeforeItsListIsReadAndTheListIsBoundedToTheJobsMapAttempts() throws Exception {
+        String user = UnixPeers.processUser();
+        try (CamdoopDaemon d = start(LocalDaemonFixture.conf(dir));
+                RawLocalConnection c = new RawLocalConnection(d.localSocket())) {
+            d.tokens().add("job_1700000000000_0043", SECRET, "victim");
+            c.send(LocalWire.START_SHUFFLE, startBody("job_1700000000000_0043", 200_000, List.of("x")));
+            assertEquals("request for job_1700000000000_0043 from user " + user + " refused: the job belongs to user"
+                    + " victim", c.refusal(Refusal.REFUSED));
+            c.send(LocalWire.START_SHUFFLE, startBody("job_1700000000000_42", 1, List.of("x")));
+            assertEquals("request from user " + user + " refused: not a canonical job id: job_1700000000000_42",
+                    c.refusal(Refusal.MALFORMED));
+            c.send(LocalWire.START_SHUFFLE, startBody(JOB, (1 << 18) + 1, List.of()));
+            assertEquals("malformed local request 5: a shuffle of " + JOB + " listing 262145 map attempts (at most"
+                    + " 262144)", c.refusal(Refusal.MALFORMED));
+            c.send(LocalWire.START_SHUFFLE, startBody(JOB, 2, List.of("attempt_1700000000000_0042_m_000000_0",
+                    "attempt_1700000000000_0043_m_000000_0")));
+            assertEquals("malformed local request 5: attempt attempt_1700000000000_0043_m_000000_0 is not of job "
+                    + JOB, c.refusal(Refusal.MALFORMED));
+            c.send(LocalWire.START_SHUFFLE, startBody(JOB, 1, List.of("attempt_1700000000000_0042_r_000000_0")));
+            assertEquals("malformed local request 5: attempt attempt_1700000000000_0042_r_000000_0 is not a map "
+                    + "attempt", c.refusal(Refusal.MALFORMED));
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
+    /** A START_SHUFFLE body announcing {@code n} map attempts and carrying {@code attempts}. */
+    private static byte[] startBody(String jobId, int n, List<String> attempts) throws Exception {
+        return LocalWire.body(o -> {
+            o.writeUTF(jobId);
+            o.writeInt(0);
+            o.writeInt(0);
+            o.writeByte(ShuffleCodes.code(ShuffleMode.CAMDOOP));
+            o.writeByte(ShuffleCodes.code(TreeChoice.SIX));
+            o.writeInt(n);
+            for (String a : attempts) {
+                o.writeUTF(a);
+            }
+            for (int i = attempts.size(); i < Math.min(n, 200_000); i++) {
+                o.writeUTF("x" + i); // junk an unauthorised user might send in bulk
+            }
+            LocalWire.writeBytes(o, new byte[32]);
+        });
+    }
+
     @Test
     void jarsNeedAProofAndStayWithinTheCacheUploadAndJobBounds() throws Exception {
         Configuration c = LocalDaemonFixture.conf(dir);

@@ -169,7 +169,7 @@ public final class ShuffleMessages {
         ShuffleMode mode = ShuffleCodes.mode(in.readUnsignedByte());
         TreeChoice trees = ShuffleCodes.trees(in.readUnsignedByte());
         int n = WritableUtils.readVInt(in);
-        if (n < 0 || n > 1 << 24) {
+        if (n < 0 || n > ShuffleSpec.MAX_MAP_ATTEMPTS) {
             throw new IllegalArgumentException("shuffle start lists " + n + " map attempts");
         }
         org.apache.hadoop.mapreduce.JobID job = org.apache.hadoop.mapreduce.JobID.forName(jobId);
