@@ -166,47 +166,74 @@ final class LocalConnection {
             refuse(v.refusal().orElseThrow(), v.reason());
             return;
         }
-        JarCache.Upload upload;
-        try {
-            upload = endpoint.parts().jars().begin(digest, size);
-        } catch (IOException e) {
-            refuse(Refusal.REFUSED, e.getMessage());
+        // The job's quota first: a job over it takes no upload slot and evicts no other job's jar.
+        Verdict quota = endpoint.parts().tokens().chargeJar(jobId, digest, size);
+        if (!quota.accepted()) {
+            refuse(quota.refusal().orElseThrow(), quota.reason());
             return;
         }
         boolean stored = false;
-        try (upload) {
-            Verdict quota = endpoint.parts().tokens().chargeJar(jobId, digest, size);
-            if (!quota.accepted()) {
-                refuse(quota.refusal().orElseThrow(), quota.reason());
+        try {
+            JarCache.Upload upload;
+            try {
+                upload = endpoint.parts().jars().begin(digest, size);
+            } catch (IOException e) {
+                refuse(Refusal.REFUSED, e.getMessage());
                 return;
             }
-            try {
-                ok("send jar " + digest);
-                LocalEndpoint.Limits limits = endpoint.limits();
-                while (upload.remaining() > 0) {
-                    channel.readDeadline(limits.frameTimeoutMs());
-                    LocalWire.Frame piece = LocalWire.read(in,
-                            t -> t == LocalWire.JAR_PIECE ? LocalWire.JAR_PIECE_BYTES : -1);
-                    if (piece == null) {
-                        throw new ClosedChannelException();
-                    }
-                    upload.write(piece.body(), 0, piece.body().length);
-                }
-                channel.noReadDeadline();
-                upload.finish();
+            try (upload) {
+                receivePieces(upload);
                 stored = true;
             } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
                 throw e;
             } catch (IOException e) {
                 refuse(Refusal.REFUSED, e.getMessage());
                 return;
-            } finally {
-                if (!stored) {
-                    endpoint.parts().tokens().refundJar(jobId, size);
-                }
+            }
+        } finally {
+            if (!stored) {
+                endpoint.parts().tokens().refundJar(jobId, size);
             }
         }
         ok("jar " + digest + " cached");
+    }
+
+    /**
+     * The JAR_PIECE frames of an accepted upload. Each must start within the frame timeout and carry bytes, and the
+     * whole jar must arrive within a frame timeout per full piece (and one more): an upload holds one of the cache's
+     * few slots, so a trickle of tiny pieces must not hold it for ever.
+     */
+    private void receivePieces(JarCache.Upload upload) throws IOException {
+        ok("send jar " + upload.digest());
+        long timeoutMs = endpoint.limits().frameTimeoutMs();
+        long pieces = (upload.remaining() + LocalWire.JAR_PIECE_BYTES - 1) / LocalWire.JAR_PIECE_BYTES;
+        long deadline = System.nanoTime() + (pieces + 1) * timeoutMs * 1_000_000L;
+        String late = "jar " + upload.digest() + " not complete within " + (pieces + 1) * timeoutMs + " ms";
+        while (upload.remaining() > 0) {
+            long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+            if (leftMs <= 0) {
+                throw new LocalWire.BadFrameException(late);
+            }
+            channel.readDeadline(Math.min(timeoutMs, leftMs));
+            LocalWire.Frame piece;
+            try {
+                piece = LocalWire.read(in, t -> t == LocalWire.JAR_PIECE ? LocalWire.JAR_PIECE_BYTES : -1);
+            } catch (SocketTimeoutException e) {
+                if (leftMs < timeoutMs) {
+                    throw new LocalWire.BadFrameException(late);
+                }
+                throw e;
+            }
+            if (piece == null) {
+                throw new ClosedChannelException();
+            }
+            if (piece.body().length == 0) {
+                throw new LocalWire.BadFrameException("an empty jar piece for jar " + upload.digest());
+            }
+            upload.write(piece.body(), 0, piece.body().length);
+        }
+        channel.noReadDeadline();
+        upload.finish();
     }
 
     private void issueNonce() throws IOException {

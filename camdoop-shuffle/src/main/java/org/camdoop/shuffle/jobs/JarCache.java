@@ -204,14 +204,14 @@ public final class JarCache {
                         + maxBytes + " bytes (" + JobsConfig.JAR_CACHE_MAX_BYTES + ")");
             }
             if (uploads >= maxUploads) {
-                throw new IOException("jar " + expected + " refused: " + maxUploads + " jar uploads in progress ("
+                throw new FullException("jar " + expected + " refused: " + maxUploads + " jar uploads in progress ("
                         + JobsConfig.JAR_CACHE_MAX_UPLOADS + ")");
             }
             reservedBytes += size;
             evictUnpinned(Optional.empty());
             if (totalBytes + reservedBytes > maxBytes) {
                 reservedBytes -= size;
-                throw new IOException("jar " + expected + " refused: the jar cache is full (" + totalBytes
+                throw new FullException("jar " + expected + " refused: the jar cache is full (" + totalBytes
                         + " bytes of jars in use, " + reservedBytes + " bytes being uploaded, bound " + maxBytes + ")");
             }
             uploads++;
@@ -224,6 +224,16 @@ public final class JarCache {
                 reservedBytes -= size;
             }
             throw e;
+        }
+    }
+
+    /**
+     * A jar refused for want of room or of an upload slot, not for what it is: the same jar may be taken later (other
+     * uploads end, jobs end and unpin theirs).
+     */
+    public static final class FullException extends IOException {
+        FullException(String message) {
+            super(message);
         }
     }
 
@@ -242,6 +252,11 @@ public final class JarCache {
             this.size = size;
             this.temp = temp;
             this.out = new DigestOutputStream(Files.newOutputStream(temp), md);
+        }
+
+        /** The jar being stored. */
+        public JarDigest digest() {
+            return expected;
         }
 
         /** The bytes still expected. */

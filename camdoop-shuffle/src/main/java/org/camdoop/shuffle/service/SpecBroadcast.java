@@ -272,6 +272,14 @@ public final class SpecBroadcast {
         if (complete != null) {
             try {
                 jobs.storeJar(m.digest(), complete);
+            } catch (org.camdoop.shuffle.jobs.JarCache.FullException e) {
+                // Not the job's fault, maybe not for long: refuse nothing; a parked START asks again (SPEC_REQUEST).
+                synchronized (lock) {
+                    drop(m.jobId());
+                }
+                LOG.warn("jar {} of {} from {} not stored, for now: {}", m.digest(), m.jobId(), m.origin(),
+                        e.getMessage());
+                return;
             } catch (IOException e) {
                 refuse(m.jobId(), "jar " + m.digest() + " of " + m.jobId() + " from " + m.origin() + " refused: "
                         + e.getMessage());
