@@ -9,6 +9,7 @@ import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.link.HandshakeProof.Role;
 import org.camdoop.torus.transport.wire.ErrorCode;
+import org.camdoop.torus.transport.wire.FrameDecoder;
 import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.transport.wire.FrameWriter;
 import org.camdoop.torus.transport.wire.Message;
@@ -24,11 +25,13 @@ import org.slf4j.LoggerFactory;
  * dialer                         acceptor
  *   HELLO(v, me, you, nD, iD)  --&gt;
  *                          &lt;--   HELLO(v, me, you, nA, iA)
- *   AUTH(hmac(DIALER, dialer, iD, nA, nD)) --&gt;
- *                          &lt;--   AUTH(hmac(ACCEPTOR, acceptor, iA, nD, nA)), WELCOME
+ *   AUTH(hmac(DIALER, dialer, iD, acceptor, iA, nA, nD)) --&gt;
+ *                          &lt;--   AUTH(hmac(ACCEPTOR, acceptor, iA, dialer, iD, nD, nA)), WELCOME
  * </pre>
  * {@code iD} and {@code iA} are the two daemons' incarnations: which run of each daemon process this link joins
- * ({@link LinkEstablished#peerIncarnation()}); a restarted daemon announces a larger one.
+ * ({@link LinkEstablished#peerIncarnation()}); a restarted daemon announces a larger one. Each proof names its
+ * verifier as the verifier's HELLO announced it, and each side verifies against itself, so a proof relayed to another
+ * daemon than the one it was made for fails there.
  * The dialer proves first and the acceptor proves only after verifying it: a process that merely connects to a
  * daemon's port learns no HMAC computed with the secret, so it has nothing to guess the secret against offline (a
  * dialer, which chose whom to call by the topology file, still proves to whatever listens there; TLS with mutual
@@ -134,7 +137,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     ctx.writeAndFlush(FrameWriter.hello(ctx.alloc(), version, self, peer, myNonce, incarnation));
                 } else {
                     ctx.writeAndFlush(FrameWriter.auth(ctx.alloc(),
-                            proof.prove(Role.DIALER, self, incarnation, peerNonce, myNonce)));
+                            proof.prove(Role.DIALER, self, incarnation, peer, peerIncarnation, peerNonce, myNonce)));
                 }
                 state = State.AWAIT_AUTH;
             }
@@ -145,7 +148,8 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 }
                 Message.Auth a = (Message.Auth) Messages.decode(f);
                 Role peerRole = role == Role.DIALER ? Role.ACCEPTOR : Role.DIALER;
-                if (!proof.verify(a.proof(), peerRole, peer, peerIncarnation, myNonce, peerNonce)) {
+                // Against ourselves as the verifier: a proof the peer made for another daemon is refused here.
+                if (!proof.verify(a.proof(), peerRole, peer, peerIncarnation, self, incarnation, myNonce, peerNonce)) {
                     state = State.DONE;
                     refuse(ctx, ErrorCode.BAD_PROOF, "server " + peer
                             + " failed to prove the cluster secret");
@@ -155,7 +159,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     state = State.AWAIT_WELCOME;
                 } else {
                     ctx.write(FrameWriter.auth(ctx.alloc(),
-                            proof.prove(Role.ACCEPTOR, self, incarnation, peerNonce, myNonce)));
+                            proof.prove(Role.ACCEPTOR, self, incarnation, peer, peerIncarnation, peerNonce, myNonce)));
                     ctx.writeAndFlush(FrameWriter.bare(ctx.alloc(), MessageType.WELCOME));
                     established(ctx);
                 }
@@ -216,6 +220,10 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         state = State.DONE;
         cancelTimeout();
         ctx.pipeline().remove(this);
+        FrameDecoder frames = ctx.pipeline().get(FrameDecoder.class);
+        if (frames != null) {
+            frames.handshakeDone();
+        }
         LOG.debug("link {} <-> {} established", self, peer);
         ctx.fireUserEventTriggered(new LinkEstablished(shape.index(peer), peerIncarnation));
     }

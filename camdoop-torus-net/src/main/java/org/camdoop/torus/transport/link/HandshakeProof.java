@@ -12,9 +12,12 @@ import org.camdoop.torus.transport.wire.FrameLayout;
 
 /**
  * Proof of the shared cluster secret without sending it: HMAC-SHA256 keyed by the secret over a role label, the
- * prover's coordinate and incarnation (as its HELLO announced them) and both nonces (the verifier's first). The role
- * label stops a reflected proof being accepted; the verifier's fresh nonce stops a replayed one; the incarnation in the
- * proof stops a relay between two daemons passing off an old process as a restarted one.
+ * prover's coordinate and incarnation (as its HELLO announced them), the verifier's coordinate and incarnation (as the
+ * verifier's HELLO announced them) and both nonces (the verifier's first). The role label stops a reflected proof being
+ * accepted; the verifier's fresh nonce stops a replayed one; the incarnation in the proof stops a relay between two
+ * daemons passing off an old process as a restarted one. The verifier's coordinate says whom the proof is for: without
+ * it a process squatting on a dead neighbour's port could hand another daemon's nonce to the dialer and relay the
+ * dialer's proof to that daemon, which would take the relay for the dialer (protocol version 6).
  */
 public final class HandshakeProof {
 
@@ -47,13 +50,18 @@ public final class HandshakeProof {
         return n;
     }
 
-    public byte[] prove(Role role, Coord prover, long proverIncarnation, byte[] verifierNonce, byte[] proverNonce) {
+    /**
+     * The proof {@code prover} sends to {@code verifier}. Both sides know everything it covers when it is made: the
+     * dialer proves after the acceptor's HELLO, the acceptor after the dialer's HELLO and AUTH.
+     */
+    public byte[] prove(Role role, Coord prover, long proverIncarnation, Coord verifier, long verifierIncarnation,
+            byte[] verifierNonce, byte[] proverNonce) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
             mac.update(("camdoop-link-v" + FrameLayout.PROTOCOL_VERSION + ":" + role).getBytes(StandardCharsets.UTF_8));
-            mac.update(ByteBuffer.allocate(20).putInt(prover.x()).putInt(prover.y()).putInt(prover.z())
-                    .putLong(proverIncarnation).array());
+            mac.update(party(prover, proverIncarnation));
+            mac.update(party(verifier, verifierIncarnation));
             mac.update(verifierNonce);
             mac.update(proverNonce);
             return mac.doFinal();
@@ -62,9 +70,15 @@ public final class HandshakeProof {
         }
     }
 
-    /** Constant-time check of a peer's proof. */
-    public boolean verify(byte[] proof, Role role, Coord prover, long proverIncarnation, byte[] verifierNonce,
-            byte[] proverNonce) {
-        return MessageDigest.isEqual(proof, prove(role, prover, proverIncarnation, verifierNonce, proverNonce));
+    /** Constant-time check of a peer's proof; {@code verifier} is this daemon, as its own HELLO announced it. */
+    public boolean verify(byte[] proof, Role role, Coord prover, long proverIncarnation, Coord verifier,
+            long verifierIncarnation, byte[] verifierNonce, byte[] proverNonce) {
+        return MessageDigest.isEqual(proof,
+                prove(role, prover, proverIncarnation, verifier, verifierIncarnation, verifierNonce, proverNonce));
+    }
+
+    /** Fixed width (3 x i32 + i64), so the concatenation of the two parties is unambiguous. */
+    private static byte[] party(Coord c, long incarnation) {
+        return ByteBuffer.allocate(20).putInt(c.x()).putInt(c.y()).putInt(c.z()).putLong(incarnation).array();
     }
 }

@@ -70,7 +70,7 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
             ch.pipeline().addLast("tls", ssl);
         }
         HandshakeProof.Role role = expectedPeer == null ? HandshakeProof.Role.ACCEPTOR : HandshakeProof.Role.DIALER;
-        ch.pipeline().addLast("frames", new FrameDecoder(config.maxFrameBytes()));
+        ch.pipeline().addLast("frames", new FrameDecoder(config.maxFrameBytes(), true));
         ch.pipeline().addLast("handshake", new HandshakeHandler(role, shape, self, incarnation, expectedPeer, proof,
                 config.handshakeTimeoutNanos(), version));
         ch.pipeline().addLast("heartbeat", new HeartbeatHandler(nanoClock, config.heartbeatIntervalNanos(),

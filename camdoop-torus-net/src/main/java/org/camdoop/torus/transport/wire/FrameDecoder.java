@@ -38,10 +38,10 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  *    4  3xi32 sender's coordinate x, y, z
  *   16  3xi32 coordinate the sender believes it is talking to
  *   28  16B  nonce
- *   44  i64  sender's incarnation (protocol version 5; a shorter HELLO of an older version is read far enough to
- *            refuse its version by name)
+ *   44  i64  sender's incarnation (protocol version 5 on; a shorter HELLO of an older version is read far enough
+ *            to refuse its version by name)
  * AUTH
- *    2  32B  HMAC-SHA256 proof over both nonces, the prover's coordinate and its incarnation
+ *    2  32B  HMAC-SHA256 proof over both nonces and both sides' coordinates and incarnations
  * WELCOME, HEARTBEAT: no body
  * ERROR
  *    2  u16  error code ({@link ErrorCode})
@@ -51,13 +51,35 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
 
     private final int maxFrameBytes;
+    /** Event loop only. */
+    private boolean handshaking;
+    /** A frame was refused: the connection is closing, and nothing more it sends is buffered. Event loop only. */
+    private boolean refused;
 
     /** @param maxFrameBytes the largest frame accepted, length prefix excluded */
     public FrameDecoder(int maxFrameBytes) {
+        this(maxFrameBytes, false);
+    }
+
+    /**
+     * @param capUntilHandshake accept frames of at most {@link FrameLayout#HANDSHAKE_MAX_FRAME_BYTES} until
+     *                          {@link #handshakeDone()}: a connection that has proved nothing could otherwise make the
+     *                          daemon buffer a frame of {@code maxFrameBytes} for the whole handshake timeout
+     */
+    public FrameDecoder(int maxFrameBytes, boolean capUntilHandshake) {
         super(maxFrameBytes + FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, true);
         this.maxFrameBytes = maxFrameBytes;
+        this.handshaking = capUntilHandshake;
         // Data frames are large and straddle reads: compose the read buffers instead of copying them into one.
         setCumulator(COMPOSITE_CUMULATOR);
+    }
+
+    /**
+     * Lifts the handshake cap: frames up to the maximum are accepted from the next one on. Called by the handshake on
+     * the event loop while it handles the frame that completed it, so no later frame was measured against the cap.
+     */
+    public void handshakeDone() {
+        handshaking = false;
     }
 
     public int maxFrameBytes() {
@@ -66,6 +88,20 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
 
     @Override
     protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return null;
+        }
+        if (handshaking && in.readableBytes() >= FrameLayout.LENGTH_FIELD) {
+            // The frame's length is read before any of its body is buffered, as for the maximum.
+            long len = in.getUnsignedInt(in.readerIndex());
+            if (len > FrameLayout.HANDSHAKE_MAX_FRAME_BYTES) {
+                refused = true;
+                in.skipBytes(in.readableBytes());
+                throw new ProtocolException(ErrorCode.FRAME_TOO_LARGE, "frame of " + len + " bytes before the handshake"
+                        + " completed; at most " + FrameLayout.HANDSHAKE_MAX_FRAME_BYTES + " until then");
+            }
+        }
         ByteBuf frame = (ByteBuf) super.decode(ctx, in);
         if (frame == null) {
             return null;

@@ -13,8 +13,11 @@ public final class FrameLayout {
      * and senders flag DATA frames that need a prompt acknowledgement ({@link #FLAG_ACK_REQUESTED}); a version 2 sender
      * never flags, and could wait forever on a version 3 receiver. Version 5: HELLO carries the sender's incarnation
      * ({@link #HELLO_INCARNATION}), which its proof covers; the failure views name servers and links by incarnation.
+     * Version 6: each AUTH proof also covers its verifier's coordinate and incarnation, so a proof relayed to another
+     * daemon fails there; the frames are those of version 5, so the version number is what tells a version 5 daemon
+     * apart (its proofs would otherwise fail as a bad cluster secret).
      */
-    public static final int PROTOCOL_VERSION = 5;
+    public static final int PROTOCOL_VERSION = 6;
 
     public static final int LENGTH_FIELD = 4;
 
@@ -82,6 +85,15 @@ public final class FrameLayout {
     public static final int ERROR_CODE = 2;
     public static final int ERROR_TEXT = 4;
     public static final int ERROR_BODY_MIN = 2;
+    /** Longest ERROR text sent, in UTF-8 bytes; a longer one is cut. */
+    public static final int ERROR_TEXT_MAX_BYTES = 1024;
+
+    /**
+     * Largest frame a peer may send before its link's handshake completes: a HELLO, an AUTH or an ERROR naming why it
+     * refused the link (WELCOME and HEARTBEAT are shorter). See {@link FrameDecoder#FrameDecoder(int, boolean)}.
+     */
+    public static final int HANDSHAKE_MAX_FRAME_BYTES = Math.max(TYPE_HEADER + HELLO_BODY,
+            Math.max(TYPE_HEADER + AUTH_BODY, ERROR_TEXT + ERROR_TEXT_MAX_BYTES));
 
     /** Hop budget of a fresh routed frame; a frame whose budget runs out is dropped (a routing loop, never expected). */
     public static final int INITIAL_HOPS = 64;

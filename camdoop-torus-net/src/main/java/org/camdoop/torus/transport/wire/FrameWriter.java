@@ -81,7 +81,7 @@ public final class FrameWriter {
 
     public static ByteBuf error(ByteBufAllocator alloc, ErrorCode code, String text) {
         byte[] t = text.getBytes(StandardCharsets.UTF_8);
-        int len = Math.min(t.length, 1024);
+        int len = Math.min(t.length, FrameLayout.ERROR_TEXT_MAX_BYTES);
         ByteBuf b = alloc.buffer(FrameLayout.LENGTH_FIELD + FrameLayout.ERROR_TEXT + len);
         b.writeInt(FrameLayout.ERROR_TEXT + len);
         b.writeByte(MessageType.ERROR.code()).writeByte(0);

@@ -34,7 +34,7 @@ class HandshakeFuzzTest {
             return; // Netty's shared empty buffer has no reference count to check
         }
         HandshakeHandlerTest.Established established = new HandshakeHandlerTest.Established();
-        EmbeddedChannel acceptor = new EmbeddedChannel(new FrameDecoder(4096),
+        EmbeddedChannel acceptor = new EmbeddedChannel(new FrameDecoder(4096, true),
                 new HandshakeHandler(Role.ACCEPTOR, SHAPE, ACCEPTOR, 1L, null, new HandshakeProof(SECRET),
                         10_000_000_000L, FrameLayout.PROTOCOL_VERSION), established, new ProtocolGuard());
         ByteBuf input = Unpooled.wrappedBuffer(bytes);

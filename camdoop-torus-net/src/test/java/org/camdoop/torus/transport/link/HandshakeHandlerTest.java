@@ -19,7 +19,9 @@ import org.camdoop.torus.transport.wire.FrameDecoder;
 import org.camdoop.torus.transport.wire.FrameLayout;
 import org.camdoop.torus.transport.wire.FrameWriter;
 import org.camdoop.torus.transport.wire.Message;
+import org.camdoop.torus.transport.wire.MessageType;
 import org.camdoop.torus.transport.wire.Messages;
+import org.camdoop.torus.transport.wire.StreamId;
 import org.junit.jupiter.api.Test;
 
 /** The handshake between two embedded channels whose bytes the test carries across. */
@@ -50,7 +52,8 @@ class HandshakeHandlerTest {
 
     private static EmbeddedChannel channel(Role role, Coord self, Coord expected, String secret, int version,
             Established ev) {
-        return new EmbeddedChannel(new FrameDecoder(4096),
+        // Capped until the handshake completes, as on a daemon's links.
+        return new EmbeddedChannel(new FrameDecoder(4096, true),
                 new HandshakeHandler(role, SHAPE, self, role == Role.DIALER ? INCARNATION : INCARNATION + 1, expected,
                         new HandshakeProof(secret), TIMEOUT, version), ev,
                 new ProtocolGuard());
@@ -96,6 +99,14 @@ class HandshakeHandlerTest {
         assertEquals(List.of(INCARNATION), ae.incarnations);
         assertTrue(d.isOpen() && a.isOpen());
         assertEquals(null, d.pipeline().get(HandshakeHandler.class), "the handshake handler removes itself");
+        // The pre-handshake cap is lifted: a frame larger than any handshake frame now passes.
+        ByteBuf big = FrameWriter.sequencedHeader(a.alloc(), MessageType.SERVICE, 0, 1, new StreamId(1, 0, 253, 0), 1,
+                3000);
+        a.writeInbound(big.writeZero(3000));
+        ByteBuf got = a.readInbound();
+        assertEquals(FrameLayout.PAYLOAD + 3000, got.readableBytes());
+        got.release();
+        assertTrue(a.isOpen());
         d.finishAndReleaseAll();
         a.finishAndReleaseAll();
     }
@@ -147,7 +158,7 @@ class HandshakeHandlerTest {
         EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 7 is not supported (this daemon speaks version 5)")), errors);
+                "protocol version 7 is not supported (this daemon speaks version 6)")), errors);
         assertFalse(a.isOpen());
         assertFalse(d.isOpen(), "the refused side closes too");
         d.finishAndReleaseAll();
@@ -163,7 +174,7 @@ class HandshakeHandlerTest {
         hello.writerIndex(hello.writerIndex() - Long.BYTES);
         a.writeInbound(hello);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 4 is not supported (this daemon speaks version 5)")), drain(a));
+                "protocol version 4 is not supported (this daemon speaks version 6)")), drain(a));
         assertFalse(a.isOpen());
         a.finishAndReleaseAll();
     }
@@ -194,9 +205,89 @@ class HandshakeHandlerTest {
         HandshakeProof p = new HandshakeProof(SECRET);
         byte[] n1 = HandshakeProof.newNonce();
         byte[] n2 = HandshakeProof.newNonce();
-        byte[] proof = p.prove(Role.DIALER, DIALER, 5L, n1, n2);
-        assertTrue(p.verify(proof, Role.DIALER, DIALER, 5L, n1, n2));
-        assertFalse(p.verify(proof, Role.DIALER, DIALER, 6L, n1, n2));
+        byte[] proof = p.prove(Role.DIALER, DIALER, 5L, ACCEPTOR, 7L, n1, n2);
+        assertTrue(p.verify(proof, Role.DIALER, DIALER, 5L, ACCEPTOR, 7L, n1, n2));
+        assertFalse(p.verify(proof, Role.DIALER, DIALER, 6L, ACCEPTOR, 7L, n1, n2));
+        // Nor can it pass a proof made for one daemon, or one run of it, to another.
+        assertFalse(p.verify(proof, Role.DIALER, DIALER, 5L, new Coord(0, 1, 0), 7L, n1, n2));
+        assertFalse(p.verify(proof, Role.DIALER, DIALER, 5L, ACCEPTOR, 8L, n1, n2));
+    }
+
+    @Test
+    void aProofRelayedToAnotherNeighbourIsRefused() {
+        // M squats on the port of the dialer's dead neighbour 0,1,0 and relays between the dialer and its live
+        // neighbour 1,0,0, posing as the dialer there: each side gets the nonces the other chose.
+        Coord dead = new Coord(0, 1, 0);
+        Established de = new Established();
+        Established ve = new Established();
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, dead, SECRET, V, de);
+        EmbeddedChannel v = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, ve);
+        Message.Hello fromD = (Message.Hello) drain(d).get(0);
+        v.writeInbound(Messages.encode(v.alloc(),
+                new Message.Hello(V, DIALER, ACCEPTOR, fromD.nonce(), fromD.incarnation())));
+        Message.Hello fromV = (Message.Hello) drain(v).get(0);
+        d.writeInbound(Messages.encode(d.alloc(), new Message.Hello(V, dead, DIALER, fromV.nonce(),
+                fromV.incarnation())));
+        Message.Auth auth = (Message.Auth) drain(d).get(0);
+        v.writeInbound(Messages.encode(v.alloc(), auth));
+        // The dialer's proof names 0,1,0 as its verifier: 1,0,0 refuses it, proving nothing of its own.
+        assertEquals(List.of(new Message.Error(ErrorCode.BAD_PROOF, "server 0,0,0 failed to prove the cluster secret")),
+                drain(v));
+        assertTrue(ve.peers.isEmpty(), "the relay was taken for the dialer");
+        assertFalse(v.isOpen());
+        d.finishAndReleaseAll();
+        v.finishAndReleaseAll();
+    }
+
+    @Test
+    void aHelloOfTheVersionBeforeIsRefusedByItsVersion() {
+        // Version 5 had the HELLO of version 6: only the version number tells its proofs apart.
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        a.writeInbound(Messages.encode(a.alloc(), new Message.Hello(V - 1, DIALER, ACCEPTOR,
+                HandshakeProof.newNonce(), INCARNATION)));
+        assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
+                "protocol version 5 is not supported (this daemon speaks version 6)")), drain(a));
+        assertFalse(a.isOpen());
+        a.finishAndReleaseAll();
+        // And a dialer answered by a version 5 acceptor says so too.
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, V, new Established());
+        drain(d);
+        d.writeInbound(Messages.encode(d.alloc(), new Message.Hello(V - 1, ACCEPTOR, DIALER,
+                HandshakeProof.newNonce(), INCARNATION)));
+        assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
+                "protocol version 5 is not supported (this daemon speaks version 6)")), drain(d));
+        d.finishAndReleaseAll();
+    }
+
+    @Test
+    void aFrameLargerThanAnyHandshakeFrameIsRefusedBeforeTheHandshake() {
+        EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
+        // Only the length and a little of the body: the refusal must not wait for (or buffer) the rest.
+        ByteBuf head = a.alloc().buffer().writeInt(4000).writeByte(MessageType.SERVICE.code()).writeZero(100);
+        a.writeInbound(head);
+        assertEquals(List.of(new Message.Error(ErrorCode.FRAME_TOO_LARGE,
+                "frame of 4000 bytes before the handshake completed; at most 1028 until then")), drain(a));
+        assertFalse(a.isOpen());
+        a.finishAndReleaseAll();
+        // The largest ERROR a peer sends (its text cut to 1024 bytes) still passes: a refusal keeps its reason.
+        Established de = new Established();
+        List<String> refusals = new ArrayList<>();
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, V, de);
+        drain(d);
+        d.pipeline().addBefore(d.pipeline().context(de).name(), "refusals", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                if (evt instanceof LinkRefused r) {
+                    refusals.add(r.reason());
+                }
+            }
+        });
+        d.writeInbound(FrameWriter.error(d.alloc(), ErrorCode.WRONG_COORDINATE, "x".repeat(2000)));
+        assertEquals(List.of(), drain(d), "no FRAME_TOO_LARGE back");
+        assertEquals(1, refusals.size());
+        assertEquals("WRONG_COORDINATE: " + "x".repeat(1024), refusals.get(0));
+        assertFalse(d.isOpen());
+        d.finishAndReleaseAll();
     }
 
     @Test
@@ -232,11 +323,11 @@ class HandshakeHandlerTest {
         Message.Hello hb = (Message.Hello) drain(b).get(0);
         HandshakeProof p = new HandshakeProof(SECRET);
         b.writeInbound(Messages.encode(b.alloc(),
-                new Message.Auth(p.prove(Role.DIALER, DIALER, 5L, hb.nonce(), nonce))));
+                new Message.Auth(p.prove(Role.DIALER, DIALER, 5L, ACCEPTOR, hb.incarnation(), hb.nonce(), nonce))));
         List<Message> done = drain(b);
         assertEquals(2, done.size(), done.toString());
-        assertTrue(p.verify(((Message.Auth) done.get(0)).proof(), Role.ACCEPTOR, ACCEPTOR, hb.incarnation(), nonce,
-                hb.nonce()));
+        assertTrue(p.verify(((Message.Auth) done.get(0)).proof(), Role.ACCEPTOR, ACCEPTOR, hb.incarnation(), DIALER, 5L,
+                nonce, hb.nonce()));
         assertEquals(new Message.Welcome(), done.get(1));
         assertNotNull(h);
         a.finishAndReleaseAll();
