@@ -102,11 +102,13 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
             LOG.warn("the Camdoop daemon's metrics source is not registered: {}", e.getMessage());
         }
         int recovered = 0;
+        int all = 0;
         for (String job : userRsrc.keySet()) {
             recovered += handOver(started, job) ? 1 : 0;
+            all++;
         }
-        if (recovered > 0) {
-            LOG.info("handed {} recovered applications' secrets to the Camdoop daemon", recovered);
+        if (all > 0) {
+            LOG.info("handed {} of {} recovered applications' secrets to the Camdoop daemon", recovered, all);
         }
     }
 
@@ -196,8 +198,11 @@ public class CamdoopShuffleHandler extends ShuffleHandler {
         try {
             d.tokens().add(job, secret, user);
             return true;
-        } catch (IllegalArgumentException e) {
-            LOG.warn("{}: not handed to the Camdoop daemon: {}", job, e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // IllegalStateException: the daemon already knows camdoop.daemon.jobs.max jobs. Thrown out of the
+            // recovery in serviceStart it would stop the NodeManager; one job left on the stock shuffle is better.
+            LOG.warn("{}: not handed to the Camdoop daemon, its map outputs stay on the stock shuffle: {}", job,
+                    e.getMessage());
             return false;
         }
     }

@@ -67,9 +67,14 @@ class CamdoopShuffleHandlerTest {
 
     /** What the MapReduce ApplicationMaster puts in the container's service data for {@code mapreduce_shuffle}. */
     private static ApplicationInitializationContext application(String user) throws Exception {
-        Token<JobTokenIdentifier> token = new Token<>(new JobTokenIdentifier(new Text(JOB)).getBytes(), SECRET,
-                JobTokenIdentifier.KIND_NAME, new Text(""));
-        return new ApplicationInitializationContext(user, APP, ShuffleHandler.serializeServiceData(token));
+        return application(user, APP);
+    }
+
+    private static ApplicationInitializationContext application(String user, ApplicationId app) throws Exception {
+        Token<JobTokenIdentifier> token = new Token<>(new JobTokenIdentifier(new Text(
+                CamdoopShuffleHandler.jobOf(app).toString())).getBytes(), SECRET, JobTokenIdentifier.KIND_NAME,
+                new Text(""));
+        return new ApplicationInitializationContext(user, app, ShuffleHandler.serializeServiceData(token));
     }
 
     @Test
@@ -126,6 +131,55 @@ class CamdoopShuffleHandlerTest {
                     .accepted());
         } finally {
             after.stop();
+        }
+    }
+
+    @Test
+    void recoveringMoreApplicationsThanTheDaemonMayKnowLeavesTheRestOnTheStockShuffle() throws Exception {
+        Configuration conf = conf();
+        conf.setInt(JobsConfig.MAX_JOBS, 1);
+        org.apache.hadoop.fs.Path recovery = new org.apache.hadoop.fs.Path(
+                Files.createDirectories(dir.resolve("recovery")).toString());
+        String second = "job_1700000000000_0004";
+        String refused = "WARN " + CamdoopShuffleHandler.class.getName() + " - %s: not handed to the Camdoop daemon,"
+                + " its map outputs stay on the stock shuffle: job token for %s refused: the daemon already knows 1"
+                + " jobs (camdoop.daemon.jobs.max)";
+        // slf4j-simple writes to whatever System.err is when it logs.
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(log, true, "UTF-8"));
+        try {
+            CamdoopShuffleHandler before = new CamdoopShuffleHandler();
+            before.setRecoveryPath(recovery);
+            before.init(conf);
+            before.start();
+            try {
+                before.initializeApplication(application("alice"));
+                // ShuffleHandler keeps the second application (and stores it for recovery); the daemon has no room.
+                before.initializeApplication(application("bob", ApplicationId.newInstance(1700000000000L, 4)));
+                assertTrue(before.daemon().tokens().knows(JOB));
+                assertFalse(before.daemon().tokens().knows(second));
+                assertTrue(log.toString("UTF-8").contains(String.format(refused, second, second)), log.toString());
+            } finally {
+                before.stop();
+            }
+            log.reset();
+            CamdoopShuffleHandler after = new CamdoopShuffleHandler();
+            after.setRecoveryPath(recovery);
+            after.init(conf);
+            after.start(); // recovers both: used to throw the IllegalStateException and stop the NodeManager
+            try {
+                boolean first = after.daemon().tokens().knows(JOB);
+                assertTrue(first != after.daemon().tokens().knows(second), "exactly one job handed over");
+                String left = first ? second : JOB;
+                String text = log.toString("UTF-8");
+                assertTrue(text.contains(String.format(refused, left, left)), text);
+                assertTrue(text.contains("handed 1 of 2 recovered applications' secrets to the Camdoop daemon"), text);
+            } finally {
+                after.stop();
+            }
+        } finally {
+            System.setErr(stderr);
         }
     }
 

@@ -58,6 +58,9 @@ class PeerStatusViewTest {
             assertEquals("0,0,0", v.get("self").asText());
             assertEquals(List.of("0,0,0", "1,0,0"), v.get("daemons").findValuesAsText("coord"));
             assertEquals("[\"2,0,0\",\"3,0,0\"]", v.get("unreachable").toString());
+            assertEquals("its answer is the status of another coordinate",
+                    v.get("unreachable_reasons").get("2,0,0").asText());
+            assertEquals("no answer: cannot connect", v.get("unreachable_reasons").get("3,0,0").asText());
             assertEquals(1, asked.get());
 
             clock.addAndGet(PeerStatusView.MIN_INTERVAL_NANOS - 1);
