@@ -23,7 +23,8 @@ import org.apache.hadoop.mapred.IndexRecord;
  * device), owned by the user the job's containers run as, and the index is exactly as long as the job's partitions
  * need; anything else is refused with a {@link MapOutputRefusedException} naming the attempt. Files Hadoop handed us
  * in this JVM ({@link #inProcess}: local mode, tests) are trusted as Hadoop's own reduce trusts them, but still
- * checked for type and size, so nothing can block or allocate without bound.
+ * checked for type and size, so nothing can block. No index is ever held in memory, whatever partition count it
+ * claims: it is streamed through a 64 KB buffer to check it and keep the one record asked for.
  *
  * <p>Checks happen on the path without following links, and again after opening: a file swapped between the two is
  * refused. With Hadoop's native IO loaded, {@code file.out} is opened through {@link SecureIOUtils}, which in a secure
@@ -40,16 +41,19 @@ public record MapOutputFiles(String attemptId, Path file, Path index, int partit
     public static final int INDEX_RECORD_BYTES = 24;
     /** The CRC-32 that ends {@code file.out.index}. */
     public static final int INDEX_CHECKSUM_BYTES = 8;
-    /** Largest in-process index read (a million partitions). */
-    private static final long MAX_ANY_INDEX_BYTES = (long) INDEX_RECORD_BYTES * 1_000_000 + INDEX_CHECKSUM_BYTES;
+    /** Most partitions an index may describe: far above any job a daemon serves (JobSpec.MAX_REDUCES). */
+    public static final int MAX_PARTITIONS = 1_000_000;
+    /** Records read at once while the index is checked: 64 KB, whatever the index's size. */
+    private static final int BLOCK_RECORDS = 2730;
 
     public MapOutputFiles {
         Objects.requireNonNull(attemptId, "attemptId");
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(owner, "owner");
-        if (partitions < ANY_PARTITIONS) {
-            throw new IllegalArgumentException("bad partition count " + partitions + " for " + attemptId);
+        if (partitions < ANY_PARTITIONS || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("bad partition count " + partitions + " for " + attemptId
+                    + " (at most " + MAX_PARTITIONS + ")");
         }
     }
 
@@ -66,53 +70,98 @@ public record MapOutputFiles(String attemptId, Path file, Path index, int partit
         return new MapOutputFiles(attemptId, file, index, ANY_PARTITIONS, Optional.empty());
     }
 
-    /** Checks both files as {@link #readIndex()} and {@link #openData()} would, without reading the data. */
+    /** Checks both files as {@link #indexRecord(int)} and {@link #openData()} would, without reading the data. */
     public void verify() throws IOException {
-        readIndex();
+        scanIndex(-1);
         check(file, "file.out");
     }
 
     /**
-     * Reads the whole index after the checks: its size must be exactly what the partitions need, its CRC-32 must
-     * match, every segment must have non-negative offset and lengths.
+     * The index record of {@code partition}, after the checks: the index's size must be exactly what the partitions
+     * need, its CRC-32 must match, every segment must have non-negative offset and lengths. The whole index is
+     * checked on every call (the job's user may rewrite it at any time) but streamed in fixed blocks: a job that
+     * declares many partitions costs reading time, never memory.
+     *
+     * @throws IllegalArgumentException if the index has no such partition
      */
-    public IndexRecord[] readIndex() throws IOException {
+    public IndexRecord indexRecord(int partition) throws IOException {
+        if (partition < 0) {
+            throw new IllegalArgumentException("negative partition " + partition + " of " + index);
+        }
+        return scanIndex(partition);
+    }
+
+    /** Checks the index; returns the record of {@code wanted}, or null if {@code wanted} is -1. */
+    private IndexRecord scanIndex(int wanted) throws IOException {
         PosixFileAttributes before = check(index, "file.out.index");
         long size = before.size();
-        long expected = partitions == ANY_PARTITIONS ? size
-                : (long) partitions * INDEX_RECORD_BYTES + INDEX_CHECKSUM_BYTES;
-        if (size != expected || size < INDEX_CHECKSUM_BYTES || size > Integer.MAX_VALUE - 16 || (size - INDEX_CHECKSUM_BYTES) % INDEX_RECORD_BYTES != 0
-                || size > Math.max(expected, MAX_ANY_INDEX_BYTES)) {
-            throw refused("file.out.index " + index + " is " + size + " bytes; " + (partitions == ANY_PARTITIONS
-                    ? "an index is 8 bytes plus 24 per partition" : partitions + " partitions need " + expected));
+        long count = checkIndexSize(size);
+        if (wanted >= count) {
+            throw new IllegalArgumentException(index + " has " + count + " partitions; asked for " + wanted);
         }
-        ByteBuffer bytes = ByteBuffer.allocate((int) size);
         try (FileChannel in = FileChannel.open(index, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             sameFile(index, before, "file.out.index");
-            while (bytes.hasRemaining()) {
-                if (in.read(bytes) < 0) {
-                    throw refused("file.out.index " + index + " ended after " + bytes.position() + " of " + size + " bytes");
+            ByteBuffer block = ByteBuffer.allocate(BLOCK_RECORDS * INDEX_RECORD_BYTES);
+            CRC32 crc = new CRC32();
+            IndexRecord record = null;
+            long negative = -1;
+            for (long p = 0; p < count; ) {
+                int n = (int) Math.min(BLOCK_RECORDS, count - p);
+                readFully(in, block, n * INDEX_RECORD_BYTES, p * INDEX_RECORD_BYTES, size);
+                crc.update(block.array(), 0, n * INDEX_RECORD_BYTES);
+                for (int i = 0; i < n; i++, p++) {
+                    long start = block.getLong();
+                    long raw = block.getLong();
+                    long part = block.getLong();
+                    if ((start < 0 || raw < 0 || part < 0) && negative < 0) {
+                        negative = p;
+                    }
+                    if (p == wanted) {
+                        record = new IndexRecord(start, raw, part);
+                    }
                 }
             }
-        }
-        bytes.flip();
-        int count = (int) ((size - INDEX_CHECKSUM_BYTES) / INDEX_RECORD_BYTES);
-        CRC32 crc = new CRC32();
-        crc.update(bytes.array(), 0, count * INDEX_RECORD_BYTES);
-        if (crc.getValue() != bytes.getLong(count * INDEX_RECORD_BYTES)) {
-            throw refused("file.out.index " + index + " fails its checksum");
-        }
-        IndexRecord[] records = new IndexRecord[count];
-        for (int p = 0; p < count; p++) {
-            long start = bytes.getLong();
-            long raw = bytes.getLong();
-            long part = bytes.getLong();
-            if (start < 0 || raw < 0 || part < 0) {
-                throw refused("file.out.index " + index + " partition " + p + " has a negative offset or length");
+            readFully(in, block, INDEX_CHECKSUM_BYTES, count * INDEX_RECORD_BYTES, size);
+            // A bad checksum is reported before a bad record, as when the index was read whole.
+            if (crc.getValue() != block.getLong()) {
+                throw refused("file.out.index " + index + " fails its checksum");
             }
-            records[p] = new IndexRecord(start, raw, part);
+            if (negative >= 0) {
+                throw refused("file.out.index " + index + " partition " + negative
+                        + " has a negative offset or length");
+            }
+            return record;
         }
-        return records;
+    }
+
+    /** The partition count of an index of {@code size} bytes, or a refusal if that size is not allowed. */
+    private long checkIndexSize(long size) throws MapOutputRefusedException {
+        if (partitions != ANY_PARTITIONS) {
+            long expected = (long) partitions * INDEX_RECORD_BYTES + INDEX_CHECKSUM_BYTES;
+            if (size != expected) {
+                throw refused("file.out.index " + index + " is " + size + " bytes; " + partitions
+                        + " partitions need " + expected);
+            }
+        } else if (size < INDEX_CHECKSUM_BYTES || (size - INDEX_CHECKSUM_BYTES) % INDEX_RECORD_BYTES != 0
+                || size > (long) MAX_PARTITIONS * INDEX_RECORD_BYTES + INDEX_CHECKSUM_BYTES) {
+            throw refused("file.out.index " + index + " is " + size + " bytes; an index is 8 bytes plus 24 per"
+                    + " partition, at most " + MAX_PARTITIONS + " partitions");
+        }
+        return (size - INDEX_CHECKSUM_BYTES) / INDEX_RECORD_BYTES;
+    }
+
+    /** Fills {@code block} with the {@code length} bytes at {@code position} and flips it, or refuses at the end. */
+    private void readFully(FileChannel in, ByteBuffer block, int length, long position, long size)
+            throws IOException {
+        block.clear().limit(length);
+        while (block.hasRemaining()) {
+            int read = in.read(block, position + block.position());
+            if (read < 0) {
+                throw refused("file.out.index " + index + " ended after " + (position + block.position()) + " of "
+                        + size + " bytes");
+            }
+        }
+        block.flip();
     }
 
     /** Opens {@code file.out} for reading after the checks; the caller closes the channel. */

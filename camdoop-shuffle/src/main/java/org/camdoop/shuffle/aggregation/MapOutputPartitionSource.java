@@ -6,7 +6,7 @@ import org.apache.hadoop.mapred.IndexRecord;
 
 /**
  * One partition of a finished map output ({@code file.out} plus {@code file.out.index}, as {@code MapTask} leaves them
- * on the local disk). The index is read and checked once ({@link MapOutputFiles#readIndex()}); each {@link #open()}
+ * on the local disk). The index is checked once ({@link MapOutputFiles#indexRecord(int)}); each {@link #open()}
  * opens the data file anew, with the same checks, and streams the segment. Immutable; the runs it opens are
  * single-threaded.
  */
@@ -32,12 +32,7 @@ public final class MapOutputPartitionSource implements RunSource {
      */
     public static MapOutputPartitionSource locate(JobAggregationSpec spec, MapOutputFiles files, int partition)
             throws IOException {
-        IndexRecord[] index = files.readIndex();
-        if (partition < 0 || partition >= index.length) {
-            throw new IllegalArgumentException(files.index() + " has " + index.length + " partitions; asked for "
-                    + partition);
-        }
-        return new MapOutputPartitionSource(spec, files, partition, index[partition]);
+        return new MapOutputPartitionSource(spec, files, partition, files.indexRecord(partition));
     }
 
     /** {@link #locate(JobAggregationSpec, MapOutputFiles, int)} for files handed over in this JVM (tests). */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.camdoop.shuffle.protocol.JobSpec;
 
@@ -25,7 +26,10 @@ import org.camdoop.shuffle.protocol.JobSpec;
  *   <li>needed only to combine: the combiner (either API) and the combiner grouping comparator. If one is user code
  *       that is not allowed, the job runs <em>merge only</em> and those classes are never loaded.</li>
  * </ul>
- * So {@code deny} means no job-supplied class ever runs in the daemon. Immutable.
+ * So {@code deny} means no job-supplied class ever runs in the daemon. Every name is read from the JobConf the
+ * registry builds from the spec, with the getters the engine's Hadoop code uses (trimmed, {@code ${var}} references
+ * resolved, booleans as {@link JobConf#getBoolean} reads them): the raw spec map can spell a setting in ways the
+ * engine reads differently. Immutable.
  */
 public final class UserCodePolicy {
     private static final String DEFAULT_KEY_CLASS = "org.apache.hadoop.io.LongWritable";
@@ -44,21 +48,31 @@ public final class UserCodePolicy {
     }
 
     public UserCodeDecision decide(JobSpec spec) {
-        Map<String, String> conf = spec.conf();
+        try {
+            return decide(spec.jobId(), spec.toJobConf());
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // A name Hadoop cannot resolve ("Variable substitution depth too large"): the engine could not either.
+            return UserCodeDecision.refuse("job " + spec.jobId() + " refused: " + e.getMessage()
+                    + "; run the job on the stock shuffle");
+        }
+    }
+
+    private UserCodeDecision decide(String jobId, JobConf conf) {
         for (Map.Entry<String, String> c : mergeClasses(conf)) {
             if (!permitted(c.getValue())) {
-                return UserCodeDecision.refuse("job " + spec.jobId() + " refused: its " + c.getKey() + " "
+                return UserCodeDecision.refuse("job " + jobId + " refused: its " + c.getKey() + " "
                         + c.getValue() + " " + notAllowed() + "; run the job on the stock shuffle");
             }
         }
-        String combiner = conf.getOrDefault(JobSpec.OLD_API_COMBINER, conf.get(MRJobConfig.COMBINE_CLASS_ATTR));
+        // Task.CombinerRunner.create's order: the old-API combiner first.
+        String combiner = conf.getTrimmed(JobSpec.OLD_API_COMBINER, conf.getTrimmed(MRJobConfig.COMBINE_CLASS_ATTR));
         if (combiner == null) {
-            return UserCodeDecision.mergeOnly("job " + spec.jobId() + " has no combiner");
+            return UserCodeDecision.mergeOnly("job " + jobId + " has no combiner");
         }
         if (!permitted(combiner)) {
             return UserCodeDecision.mergeOnly("combiner " + combiner + " " + notAllowed());
         }
-        String grouping = conf.get(MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS);
+        String grouping = conf.getTrimmed(MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS);
         if (grouping != null && !permitted(grouping)) {
             return UserCodeDecision.mergeOnly("combiner grouping comparator " + grouping + " " + notAllowed());
         }
@@ -66,26 +80,25 @@ public final class UserCodePolicy {
     }
 
     /** (role, class name) of each class merging loads. */
-    private static List<Map.Entry<String, String>> mergeClasses(Map<String, String> conf) {
+    private static List<Map.Entry<String, String>> mergeClasses(JobConf conf) {
         List<Map.Entry<String, String>> classes = new ArrayList<>();
         // The same fallbacks as JobConf.getMapOutputKeyClass() and getMapOutputValueClass().
-        classes.add(Map.entry("map output key class", conf.getOrDefault(MRJobConfig.MAP_OUTPUT_KEY_CLASS,
-                conf.getOrDefault(MRJobConfig.OUTPUT_KEY_CLASS, DEFAULT_KEY_CLASS))));
-        classes.add(Map.entry("map output value class", conf.getOrDefault(MRJobConfig.MAP_OUTPUT_VALUE_CLASS,
-                conf.getOrDefault(MRJobConfig.OUTPUT_VALUE_CLASS, DEFAULT_VALUE_CLASS))));
-        if (conf.containsKey(MRJobConfig.KEY_COMPARATOR)) {
-            classes.add(Map.entry("sort comparator", conf.get(MRJobConfig.KEY_COMPARATOR)));
+        classes.add(Map.entry("map output key class", conf.getTrimmed(MRJobConfig.MAP_OUTPUT_KEY_CLASS,
+                conf.getTrimmed(MRJobConfig.OUTPUT_KEY_CLASS, DEFAULT_KEY_CLASS))));
+        classes.add(Map.entry("map output value class", conf.getTrimmed(MRJobConfig.MAP_OUTPUT_VALUE_CLASS,
+                conf.getTrimmed(MRJobConfig.OUTPUT_VALUE_CLASS, DEFAULT_VALUE_CLASS))));
+        String comparator = conf.getTrimmed(MRJobConfig.KEY_COMPARATOR);
+        if (comparator != null) {
+            classes.add(Map.entry("sort comparator", comparator));
         }
-        if (Boolean.parseBoolean(conf.get(MRJobConfig.MAP_OUTPUT_COMPRESS))) {
+        if (conf.getCompressMapOutput()) {
             classes.add(Map.entry("map output codec",
-                    conf.getOrDefault(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DEFAULT_CODEC)));
+                    conf.getTrimmed(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DEFAULT_CODEC)));
         }
-        String serializations = conf.get(CommonConfigurationKeysPublic.IO_SERIALIZATIONS_KEY);
-        if (serializations != null) {
-            for (String s : serializations.split(",")) {
-                if (!s.isBlank()) {
-                    classes.add(Map.entry("serialization", s.trim()));
-                }
+        // As SerializationFactory reads them; when unset, Hadoop's own serializations apply.
+        for (String s : conf.getTrimmedStrings(CommonConfigurationKeysPublic.IO_SERIALIZATIONS_KEY)) {
+            if (!s.isEmpty()) {
+                classes.add(Map.entry("serialization", s));
             }
         }
         return classes;
@@ -104,7 +117,7 @@ public final class UserCodePolicy {
 
     private boolean onDaemonClassPath(String className) {
         try {
-            Class.forName(className.trim(), false, daemonLoader);
+            Class.forName(className, false, daemonLoader);
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;

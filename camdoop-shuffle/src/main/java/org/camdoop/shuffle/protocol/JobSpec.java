@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -23,16 +24,25 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * <p>The subset is fixed ({@link #SPEC_KEYS}) plus the job's {@code camdoop.*} keys (never {@code camdoop.daemon.*}:
  * a job must not be able to change daemon settings) plus the keys the job lists in
  * {@link #EXTRA_KEYS}. Everything else in the job's configuration stays with the job.
+ *
+ * <p>A spec never carries a key name Hadoop deprecates ({@link DeprecatedKeys}), so each setting has one name in it.
+ * Nor does it declare more than {@link #MAX_REDUCES} reduces, which bounds the map output index a
+ * daemon checks for each of the job's map attempts.
  */
 public final class JobSpec {
-    /** The old-API combiner key, read by {@link JobConf#getCombinerClass()}; Hadoop has no constant for it. */
     /**
      * A job key: comma-separated further job configuration keys the job's combiner or comparator reads, carried in
      * the spec so daemons that ran no task of the job see them too.
      */
     public static final String EXTRA_KEYS = "camdoop.job.spec.extra-keys";
 
+    /** The old-API combiner key, read by {@link JobConf#getCombinerClass()}; Hadoop has no constant for it. */
     public static final String OLD_API_COMBINER = "mapred.combiner.class";
+    /**
+     * Most reduces a job may have to be served by daemons ({@value}): each map attempt's index is then at most
+     * 2.4 MB. A larger job is refused and runs on the stock shuffle.
+     */
+    public static final int MAX_REDUCES = 100_000;
     /** Read by Hadoop's KeyFieldBasedComparator (a built-in comparator configured by job keys). */
     static final String KEY_COMPARATOR_OPTIONS = "mapreduce.partition.keycomparator.options";
 
@@ -72,6 +82,7 @@ public final class JobSpec {
         this.conf = Collections.unmodifiableSortedMap(new TreeMap<>(conf));
         this.jars = List.copyOf(jars);
         checkKeys(this.conf);
+        checkReduces(jobId, toJobConf());
         if (new HashSet<>(this.jars).size() != this.jars.size()) {
             throw new IllegalArgumentException("job spec of " + jobId + " lists a jar twice: " + this.jars);
         }
@@ -156,12 +167,34 @@ public final class JobSpec {
             if (key.isEmpty() || e.getValue() == null) {
                 throw new IllegalArgumentException("job spec has an empty key or a null value: " + key);
             }
+            // Trimmed, as Configuration.set trims the names it stores.
+            Optional<String> replacement = DeprecatedKeys.replacement(key.trim());
+            if (replacement.isPresent()) {
+                throw new IllegalArgumentException("job spec may not carry " + key + ", a key name Hadoop deprecates;"
+                        + " it is read as " + replacement.get());
+            }
             if (key.startsWith(CAMDOOP_DAEMON_PREFIX)) {
                 throw new IllegalArgumentException("job spec may not carry daemon setting " + key);
             }
             if (!SPEC_KEYS.contains(key) && !isCamdoopJobKey(key) && !extra.contains(key)) {
                 throw new IllegalArgumentException("job spec may not carry key " + key);
             }
+        }
+    }
+
+    /** Read as the registry reads it, through the JobConf: hex and ${var} references included. */
+    private static void checkReduces(String jobId, JobConf job) {
+        int reduces;
+        try {
+            reduces = job.getNumReduceTasks();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // NumberFormatException, or Hadoop's "Variable substitution depth too large".
+            throw new IllegalArgumentException("job spec of " + jobId + " has " + MRJobConfig.NUM_REDUCES + " "
+                    + job.getRaw(MRJobConfig.NUM_REDUCES) + ", not a number (" + e.getMessage() + ")");
+        }
+        if (reduces < 0 || reduces > MAX_REDUCES) {
+            throw new IllegalArgumentException("job spec of " + jobId + " declares " + reduces + " reduces ("
+                    + MRJobConfig.NUM_REDUCES + "); daemons serve jobs of 0 to " + MAX_REDUCES + " reduces");
         }
     }
 

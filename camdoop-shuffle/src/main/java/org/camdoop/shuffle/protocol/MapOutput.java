@@ -11,12 +11,16 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 public record MapOutput(String jobId, String attemptId, int partitions) {
     /**
      * @throws IllegalArgumentException if the attempt is not a map attempt of {@code jobId} or {@code partitions} is
-     *     negative
+     *     negative or above {@link JobSpec#MAX_REDUCES}
      */
     public MapOutput {
         checkMapAttempt(jobId, attemptId);
         if (partitions < 0) {
             throw new IllegalArgumentException("negative partition count " + partitions + " for " + attemptId);
+        }
+        if (partitions > JobSpec.MAX_REDUCES) {
+            throw new IllegalArgumentException("partition count " + partitions + " for " + attemptId + " is above the "
+                    + JobSpec.MAX_REDUCES + " reduces daemons serve");
         }
     }
 

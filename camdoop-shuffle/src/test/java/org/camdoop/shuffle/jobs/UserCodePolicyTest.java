@@ -4,6 +4,7 @@ import org.camdoop.shuffle.protocol.JobSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,39 @@ class UserCodePolicyTest {
         assertEquals("job " + JOB + " refused: its map output codec userjob.Codec is user code and"
                 + " camdoop.daemon.user-code=deny; run the job on the stock shuffle",
                 policy("deny", "").decide(on).reason());
+    }
+
+    @Test
+    void denyReadsTheCompressSwitchAsHadoopDoes() {
+        // Boolean.parseBoolean(" TRUE ") is false, but JobConf.getCompressMapOutput() trims: the codec is loaded.
+        JobSpec s = spec(MRJobConfig.MAP_OUTPUT_COMPRESS, " TRUE ",
+                MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, " userjob.Codec ");
+        assertEquals("job " + JOB + " refused: its map output codec userjob.Codec is user code and"
+                + " camdoop.daemon.user-code=deny; run the job on the stock shuffle",
+                policy("deny", "").decide(s).reason());
+    }
+
+    @Test
+    void classNamesAreReadWithTheirVariablesResolvedAsTheEngineLoadsThem() {
+        JobSpec s = spec("camdoop.cmp", "userjob.ReverseText", MRJobConfig.KEY_COMPARATOR, "${camdoop.cmp}",
+                MRJobConfig.COMBINE_CLASS_ATTR, IntSumReducer.class.getName());
+        assertEquals("job " + JOB + " refused: its sort comparator userjob.ReverseText is user code and"
+                + " camdoop.daemon.user-code=deny; run the job on the stock shuffle",
+                policy("deny", "").decide(s).reason());
+        assertEquals(combine(), policy("allow-list", "userjob.ReverseText").decide(s));
+    }
+
+    @Test
+    void aClassNameHadoopCannotResolveIsRefusedWhateverTheMode() {
+        List<String> chain = new ArrayList<>(List.of(MRJobConfig.KEY_COMPARATOR, "${camdoop.c0}",
+                "camdoop.c21", "x.Y"));
+        for (int i = 0; i <= 20; i++) {
+            chain.addAll(List.of("camdoop.c" + i, "${camdoop.c" + (i + 1) + "}"));
+        }
+        JobSpec s = spec(chain.toArray(String[]::new));
+        assertEquals(new UserCodeDecision(UserCodeDecision.Kind.REFUSE, "job " + JOB + " refused: Variable"
+                + " substitution depth too large: 20 ${camdoop.c0}; run the job on the stock shuffle"),
+                policy("allow", "").decide(s));
     }
 
     @Test

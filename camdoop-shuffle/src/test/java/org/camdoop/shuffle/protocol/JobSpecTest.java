@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.GzipCodec;
@@ -195,6 +196,81 @@ class JobSpecTest {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         b.putInt(bytes.length);
         b.put(bytes);
+    }
+
+    /** Deprecated names of keys a daemon loads classes (or reads settings) from, with what a JobConf reads them as. */
+    private static final Map<String, String> DEPRECATED_CLASS_KEYS = Map.of(
+            "mapred.output.key.comparator.class", MRJobConfig.KEY_COMPARATOR,
+            "mapred.mapoutput.key.class", MRJobConfig.MAP_OUTPUT_KEY_CLASS,
+            "mapred.mapoutput.value.class", MRJobConfig.MAP_OUTPUT_VALUE_CLASS,
+            "mapred.output.key.class", MRJobConfig.OUTPUT_KEY_CLASS,
+            "mapred.output.value.class", MRJobConfig.OUTPUT_VALUE_CLASS,
+            "mapreduce.combine.class", MRJobConfig.COMBINE_CLASS_ATTR,
+            "mapred.compress.map.output", MRJobConfig.MAP_OUTPUT_COMPRESS,
+            "mapred.map.output.compression.codec", MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC,
+            "mapred.reduce.tasks", MRJobConfig.NUM_REDUCES);
+
+    @Test
+    void aDeprecatedKeyNameIsRefusedWhereverTheSpecComesFrom() throws Exception {
+        for (Map.Entry<String, String> d : DEPRECATED_CLASS_KEYS.entrySet()) {
+            String expected = "job spec may not carry " + d.getKey() + ", a key name Hadoop deprecates; it is read as "
+                    + d.getValue();
+            // As a task of the job sends it to its daemon, bypassing JobSpec.fromJobConf.
+            assertEquals("malformed job spec: " + expected, decodeError(encode(JOB, List.of(
+                    JobSpec.EXTRA_KEYS, d.getKey(), d.getKey(), "userjob.Evil"), 0)));
+            // As fromJobConf builds it for a job that lists the old name.
+            JobConf job = job();
+            job.set(JobSpec.EXTRA_KEYS, d.getKey());
+            job.set(d.getKey(), "userjob.Evil");
+            assertEquals(expected, assertThrows(IllegalArgumentException.class,
+                    () -> JobSpec.fromJobConf(job, List.of())).getMessage());
+        }
+    }
+
+    @Test
+    void noKeyASpecAlwaysCarriesIsDeprecatedAndTheOldApiCombinerKeyIsNot() {
+        for (String key : JobSpec.SPEC_KEYS) {
+            assertFalse(Configuration.isDeprecated(key), key);
+        }
+        JobSpec spec = new JobSpec(JOB, Map.of(JobSpec.OLD_API_COMBINER, "userjob.SumCombiner"), List.of());
+        assertEquals("userjob.SumCombiner", spec.toJobConf().get(JobSpec.OLD_API_COMBINER));
+    }
+
+    @Test
+    void aSpecDeclaresAtMostOneHundredThousandReducesHoweverSpelled() {
+        assertEquals(100_000, new JobSpec(JOB, Map.of(MRJobConfig.NUM_REDUCES, "100000"), List.of()).toJobConf()
+                .getNumReduceTasks());
+        String tooMany = "job spec of " + JOB + " declares 100001 reduces (mapreduce.job.reduces); daemons serve jobs"
+                + " of 0 to 100000 reduces";
+        assertEquals(tooMany, reducesError(Map.of(MRJobConfig.NUM_REDUCES, "100001")));
+        assertEquals(tooMany, reducesError(Map.of(MRJobConfig.NUM_REDUCES, " 0x186A1 ")));
+        assertEquals(tooMany, reducesError(Map.of(MRJobConfig.NUM_REDUCES, "${camdoop.r}", "camdoop.r", "100001")));
+        assertEquals("job spec of " + JOB + " declares -1 reduces (mapreduce.job.reduces); daemons serve jobs of 0 to"
+                + " 100000 reduces", reducesError(Map.of(MRJobConfig.NUM_REDUCES, "-1")));
+        assertEquals("job spec of " + JOB + " has mapreduce.job.reduces many, not a number (For input string:"
+                + " \"many\")", reducesError(Map.of(MRJobConfig.NUM_REDUCES, "many")));
+        Map<String, String> deep = new TreeMap<>(Map.of(MRJobConfig.NUM_REDUCES, "${camdoop.r0}", "camdoop.r21", "1"));
+        for (int i = 0; i <= 20; i++) {
+            deep.put("camdoop.r" + i, "${camdoop.r" + (i + 1) + "}");
+        }
+        assertEquals("job spec of " + JOB + " has mapreduce.job.reduces ${camdoop.r0}, not a number (Variable"
+                + " substitution depth too large: 20 ${camdoop.r0})", reducesError(deep));
+        assertEquals("malformed job spec: job spec of " + JOB + " declares 89000000 reduces (mapreduce.job.reduces);"
+                + " daemons serve jobs of 0 to 100000 reduces",
+                decodeError(encode(JOB, List.of(MRJobConfig.NUM_REDUCES, "89000000"), 0)));
+    }
+
+    @Test
+    void aMapOutputClaimsAtMostOneHundredThousandPartitions() {
+        String attempt = "attempt_1700000000000_0007_m_000000_0";
+        assertEquals(100_000, new MapOutput(JOB, attempt, 100_000).partitions());
+        assertEquals("partition count 100001 for " + attempt + " is above the 100000 reduces daemons serve",
+                assertThrows(IllegalArgumentException.class, () -> new MapOutput(JOB, attempt, 100_001))
+                        .getMessage());
+    }
+
+    private static String reducesError(Map<String, String> conf) {
+        return assertThrows(IllegalArgumentException.class, () -> new JobSpec(JOB, conf, List.of())).getMessage();
     }
 
     @Test
