@@ -55,6 +55,13 @@ public final class DaemonConfig {
     public static final String LOCAL_MAX_CONNECTIONS = "camdoop.daemon.local.max-connections";
     public static final int DEFAULT_LOCAL_MAX_CONNECTIONS = 128;
 
+    /**
+     * Local connections the daemon holds at once for one user other than its own: so that one user's tasks cannot
+     * take every slot of the node.
+     */
+    public static final String LOCAL_MAX_CONNECTIONS_PER_USER = "camdoop.daemon.local.max-connections-per-user";
+    public static final int DEFAULT_LOCAL_MAX_CONNECTIONS_PER_USER = 64;
+
     /** Milliseconds a local connection may wait between requests before the daemon closes it. */
     public static final String LOCAL_IDLE_TIMEOUT_MS = "camdoop.daemon.local.idle-timeout-ms";
     public static final long DEFAULT_LOCAL_IDLE_TIMEOUT_MS = 120_000;
@@ -176,6 +183,8 @@ public final class DaemonConfig {
     public org.camdoop.shuffle.endpoint.LocalEndpoint.Limits localLimits() {
         return new org.camdoop.shuffle.endpoint.LocalEndpoint.Limits(
                 positive(LOCAL_MAX_CONNECTIONS, conf.getInt(LOCAL_MAX_CONNECTIONS, DEFAULT_LOCAL_MAX_CONNECTIONS)),
+                positive(LOCAL_MAX_CONNECTIONS_PER_USER, conf.getInt(LOCAL_MAX_CONNECTIONS_PER_USER,
+                        DEFAULT_LOCAL_MAX_CONNECTIONS_PER_USER)),
                 positive(LOCAL_IDLE_TIMEOUT_MS, conf.getLong(LOCAL_IDLE_TIMEOUT_MS, DEFAULT_LOCAL_IDLE_TIMEOUT_MS)),
                 positive(LOCAL_FRAME_TIMEOUT_MS,
                         conf.getLong(LOCAL_FRAME_TIMEOUT_MS, DEFAULT_LOCAL_FRAME_TIMEOUT_MS)));

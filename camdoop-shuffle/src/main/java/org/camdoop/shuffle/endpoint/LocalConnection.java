@@ -68,9 +68,14 @@ final class LocalConnection {
     /** Serves requests until the task closes the connection, breaks the protocol, or times out. */
     void serve() {
         LocalEndpoint.Limits limits = endpoint.limits();
+        // Replies are small: a task that reads none of them for a frame timeout is not a task.
+        channel.writeStallLimit(limits.frameTimeoutMs());
         try {
+            // NONCE asks nothing of a job: a stream of them does not keep an idle connection (and its thread) alive.
+            long idleSince = System.nanoTime();
             while (true) {
-                channel.readDeadline(limits.idleTimeoutMs());
+                long idleLeftMs = limits.idleTimeoutMs() - (System.nanoTime() - idleSince) / 1_000_000L;
+                channel.readDeadline(Math.max(0, idleLeftMs));
                 LocalWire.Frame request = LocalWire.read(in, LocalWire::requestCap,
                         () -> channel.readDeadline(limits.frameTimeoutMs()));
                 if (request == null) {
@@ -78,7 +83,12 @@ final class LocalConnection {
                 }
                 channel.noReadDeadline();
                 handle(request);
+                if (request.type() != LocalWire.NONCE) {
+                    idleSince = System.nanoTime();
+                }
             }
+        } catch (DeadlineChannel.WriteStalledException e) {
+            LOG.warn("local connection from user {} closed: {}", peer, e.getMessage());
         } catch (LocalWire.BadFrameException e) {
             LOG.warn("local connection from user {} closed: {}", peer, e.getMessage());
             tryRefuse(Refusal.MALFORMED, e.getMessage());
@@ -305,6 +315,9 @@ final class LocalConnection {
     private void stream(ShuffleSpec spec, RootStream root) throws IOException {
         CamdoopService service = endpoint.parts().service();
         String stopping = "daemon " + endpoint.parts().coord() + " stopping";
+        // An authorised reduce task with a proof: it reads its chunks as its reduce function gets through the keys,
+        // which may leave them unread for as long as one key group takes.
+        channel.noWriteStallLimit();
         try {
             while (true) {
                 if (endpoint.closed()) {
@@ -331,6 +344,8 @@ final class LocalConnection {
             Thread.currentThread().interrupt();
             service.abort(spec, stopping, true);
             throw new ClosedChannelException();
+        } finally {
+            channel.writeStallLimit(endpoint.limits().frameTimeoutMs());
         }
     }
 

@@ -57,12 +57,15 @@ public final class LocalEndpoint implements AutoCloseable {
             LinksReady links) {
     }
 
-    /** The endpoint's bounds: connections at once, and the read deadlines of a connection. */
-    public record Limits(int maxConnections, long idleTimeoutMs, long frameTimeoutMs) {
+    /**
+     * The endpoint's bounds: connections at once (in all, and per user other than the daemon's), and the deadlines of
+     * a connection (the frame timeout also bounds how long a reply may wait for the task to read).
+     */
+    public record Limits(int maxConnections, int maxConnectionsPerUser, long idleTimeoutMs, long frameTimeoutMs) {
         public Limits {
-            if (maxConnections <= 0 || idleTimeoutMs <= 0 || frameTimeoutMs <= 0) {
+            if (maxConnections <= 0 || maxConnectionsPerUser <= 0 || idleTimeoutMs <= 0 || frameTimeoutMs <= 0) {
                 throw new IllegalArgumentException("local endpoint limits must be positive: " + maxConnections + ", "
-                        + idleTimeoutMs + ", " + frameTimeoutMs);
+                        + maxConnectionsPerUser + ", " + idleTimeoutMs + ", " + frameTimeoutMs);
             }
         }
     }
@@ -77,6 +80,8 @@ public final class LocalEndpoint implements AutoCloseable {
     private final Object lock = new Object();
     /** Guarded by {@link #lock}. */
     private final Set<DeadlineChannel> open = new HashSet<>();
+    /** Guarded by {@link #lock}. */
+    private final ConnectionQuota quota;
     private volatile boolean closed;
 
     private LocalEndpoint(Parts parts, Limits limits, Path socket, String daemonUser, ServerSocketChannel server) {
@@ -85,6 +90,7 @@ public final class LocalEndpoint implements AutoCloseable {
         this.socket = socket;
         this.daemonUser = daemonUser;
         this.server = server;
+        this.quota = new ConnectionQuota(limits.maxConnections(), limits.maxConnectionsPerUser(), daemonUser);
         AtomicInteger n = new AtomicInteger();
         // A few threads over the cap: a finished connection leaves the open set just before its thread is free.
         this.threads = new ThreadPoolExecutor(0, limits.maxConnections() + SPARE_THREADS, 60, TimeUnit.SECONDS,
@@ -176,21 +182,19 @@ public final class LocalEndpoint implements AutoCloseable {
     private void admit(SocketChannel ch) throws IOException {
         String peer = UnixPeers.peerUser(ch);
         DeadlineChannel channel = DeadlineChannel.of(ch, System::nanoTime);
-        boolean full;
+        String why;
         synchronized (lock) {
             if (closed) {
                 channel.close();
                 return;
             }
-            full = open.size() >= limits.maxConnections();
-            if (!full) {
+            why = quota.admit(peer);
+            if (why == null) {
                 open.add(channel);
             }
         }
         LocalConnection connection = new LocalConnection(this, channel, peer);
-        if (full) {
-            String why = "too many local connections (" + limits.maxConnections() + "): connection from user " + peer
-                    + " refused";
+        if (why != null) {
             LOG.warn("{}", why);
             try (channel) {
                 connection.refuse(Refusal.REFUSED, why);
@@ -202,20 +206,22 @@ public final class LocalEndpoint implements AutoCloseable {
                 try {
                     connection.serve();
                 } finally {
-                    forget(channel);
+                    forget(channel, peer);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            forget(channel);
+            forget(channel, peer);
             if (!closed) {
                 LOG.warn("local connection from user {} dropped: no thread free", peer);
             }
         }
     }
 
-    private void forget(DeadlineChannel channel) {
+    private void forget(DeadlineChannel channel, String peer) {
         synchronized (lock) {
-            open.remove(channel);
+            if (open.remove(channel)) {
+                quota.release(peer);
+            }
         }
         closeQuietly(channel);
     }

@@ -14,8 +14,9 @@ import java.util.function.LongSupplier;
 /**
  * Blocking streams over a non-blocking Unix domain {@link SocketChannel}, with a read deadline: Unix domain channels
  * have no {@code SO_TIMEOUT}, so reads wait on a selector until the deadline set by {@link #readDeadline} and then
- * throw {@link SocketTimeoutException}. Writes wait for room without a deadline (the peer's reading back-pressures
- * them). One thread reads and writes; {@link #close()} may come from any thread and wakes that thread.
+ * throw {@link SocketTimeoutException}. Writes wait for room (the peer's reading back-pressures them), for ever or, after
+ * {@link #writeStallLimit}, until the peer has read nothing for that long ({@link WriteStalledException}). One thread
+ * reads and writes; {@link #close()} may come from any thread and wakes that thread.
  */
 public final class DeadlineChannel implements AutoCloseable {
     private final SocketChannel channel;
@@ -25,6 +26,15 @@ public final class DeadlineChannel implements AutoCloseable {
     /** Written and read by the using thread only. */
     private long deadlineNanos;
     private boolean hasDeadline;
+    /** How long a write may find no room before it fails; 0: for ever. Used by the using thread only. */
+    private long writeStallNanos;
+
+    /** A write found no room for the whole stall limit: the peer reads nothing. */
+    public static final class WriteStalledException extends SocketTimeoutException {
+        WriteStalledException(String message) {
+            super(message);
+        }
+    }
 
     private DeadlineChannel(SocketChannel channel, Selector selector, SelectionKey key, LongSupplier nanoClock) {
         this.channel = channel;
@@ -58,6 +68,16 @@ public final class DeadlineChannel implements AutoCloseable {
     /** Reads wait forever. */
     public void noReadDeadline() {
         hasDeadline = false;
+    }
+
+    /** From now on a write fails once it has found no room for {@code millis}. */
+    public void writeStallLimit(long millis) {
+        writeStallNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Writes wait for room for ever. */
+    public void noWriteStallLimit() {
+        writeStallNanos = 0;
     }
 
     /** A stream reading the channel (buffer it). */
@@ -112,10 +132,22 @@ public final class DeadlineChannel implements AutoCloseable {
     }
 
     private void writeAll(ByteBuffer from) throws IOException {
+        long since = nanoClock.getAsLong();
         while (from.hasRemaining()) {
-            if (channel.write(from) == 0) {
-                await(SelectionKey.OP_WRITE, 0);
+            if (channel.write(from) > 0) {
+                since = nanoClock.getAsLong();
+                continue;
             }
+            long waitMs = 0;
+            if (writeStallNanos > 0) {
+                long left = since + writeStallNanos - nanoClock.getAsLong();
+                if (left <= 0) {
+                    throw new WriteStalledException("the peer read nothing for "
+                            + TimeUnit.NANOSECONDS.toMillis(writeStallNanos) + " ms");
+                }
+                waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+            }
+            await(SelectionKey.OP_WRITE, waitMs);
         }
     }
 

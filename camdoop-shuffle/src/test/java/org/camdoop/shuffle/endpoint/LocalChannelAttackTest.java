@@ -279,6 +279,70 @@ class LocalChannelAttackTest {
         });
     }
 
+    /**
+     * Found by review: NONCE needs no authorisation and restarted the idle timer, and the daemon's replies waited for
+     * room for ever, so a local user pipelining NONCE requests without reading the answers held a connection and its
+     * thread for good (with enough of them, every slot of the node). Now a reply the task leaves unread for the frame
+     * timeout closes the connection, and NONCEs alone do not keep one past the idle timeout.
+     */
+    @Test
+    void aTaskThatReadsNoRepliesOrSendsOnlyNoncesLosesItsSlot() throws Exception {
+        Configuration c = LocalDaemonFixture.conf(dir);
+        c.setInt(DaemonConfig.LOCAL_MAX_CONNECTIONS, 1);
+        c.setLong(DaemonConfig.LOCAL_FRAME_TIMEOUT_MS, 300);
+        c.setLong(DaemonConfig.LOCAL_IDLE_TIMEOUT_MS, 600);
+        try (CamdoopDaemon d = start(c)) {
+            try (RawLocalConnection stalled = new RawLocalConnection(d.localSocket())) {
+                byte[] nonces = new byte[5 * 50_000]; // 50,000 NONCE frames; their answers take megabytes: read none
+                for (int i = 0; i < nonces.length; i += 5) {
+                    nonces[i + 3] = 1;
+                    nonces[i + 4] = LocalWire.NONCE;
+                }
+                try {
+                    stalled.sendRaw(nonces);
+                } catch (java.io.IOException closed) {
+                    // The daemon gave up on it before it took them all.
+                }
+            }
+            // Admitted only once the stalled connection gave its slot back; then it sends only NONCEs.
+            try (RawLocalConnection noncesOnly = theOnlySlot(d, "a connection that reads none of its replies")) {
+                long start = System.nanoTime();
+                boolean closed = false;
+                for (int i = 0; i < 50 && !closed; i++) { // a NONCE every 100 ms, each answer read: 5 s at most
+                    try {
+                        noncesOnly.send(LocalWire.NONCE, new byte[0]);
+                        closed = noncesOnly.nextOrEnd() == null;
+                    } catch (java.io.IOException e) {
+                        closed = true;
+                    }
+                    Thread.sleep(100);
+                }
+                assertTrue(closed, "a connection sending only NONCEs stayed open for 5 s (idle timeout 600 ms)");
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "closed late");
+            }
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
+    /** A connection the daemon admitted (its NONCE answered), once {@code holder} gave the only slot back (bounded). */
+    private static RawLocalConnection theOnlySlot(CamdoopDaemon d, String holder) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            RawLocalConnection probe = new RawLocalConnection(d.localSocket());
+            try {
+                probe.send(LocalWire.NONCE, new byte[0]);
+                if (probe.reply().type() == LocalWire.NONCE_IS) {
+                    return probe;
+                }
+            } catch (java.io.IOException refusedAndClosed) {
+                // Over the cap: refused, and the connection closed under the NONCE.
+            }
+            probe.close();
+            assertTrue(System.nanoTime() < deadline, holder + " still holds the only slot after 10 s");
+            Thread.sleep(50);
+        }
+    }
+
     /** A START_SHUFFLE body announcing {@code n} map attempts and carrying {@code attempts}. */
     private static byte[] startBody(String jobId, int n, List<String> attempts) throws Exception {
         return LocalWire.body(o -> {
