@@ -140,6 +140,9 @@ public final class CamdoopDaemon implements AutoCloseable {
                     service.forgetJob(expired);
                     LOG.info("job {} idle for too long: forgotten", expired);
                 }
+                for (String unused : parts.tokens().forgetUnregisteredOwners(id -> jobRegistry.lookup(id).isPresent())) {
+                    LOG.info("job {}, owned on first use, not registered here at two sweeps in a row: its owner is forgotten", unused);
+                }
             }, every, every, TimeUnit.MILLISECONDS);
             LOG.info("Camdoop daemon {} of torus {} listening on {}", coord, shape, node.boundAddress());
             TorusNode readyNode = node;

@@ -34,6 +34,8 @@ public final class JobTokens {
     private final Map<String, Known> jobs = new ConcurrentHashMap<>();
     /** Bytes of jars each job sent over the local channel. */
     private final Map<String, Long> jarBytes = new ConcurrentHashMap<>();
+    /** Jobs owned on first use that had no registered job at the last sweep ({@link #forgetUnregisteredOwners}). */
+    private final java.util.Set<String> unregisteredAtLastSweep = ConcurrentHashMap.newKeySet();
 
     public JobTokens(JobsConfig config) {
         this.trustOnFirstUse = config.trustOnFirstUse();
@@ -66,6 +68,34 @@ public final class JobTokens {
     public void remove(String jobId) {
         jobs.remove(jobId);
         jarBytes.remove(jobId);
+    }
+
+    /**
+     * Forgets the jobs owned on first use that had no registered job at this sweep and at the one before: each such id
+     * held one of {@link JobsConfig#MAX_JOBS} entries for good, so a local user naming ids it never used could fill
+     * the table and have every later job refused. A job that registers again is owned again by whoever names it first
+     * (its own tasks, as a rule: see docs/security.md on trust on first use). Jobs with a token are the NodeManager's
+     * to end. Call it from one thread.
+     *
+     * @return the ids forgotten
+     */
+    public java.util.List<String> forgetUnregisteredOwners(java.util.function.Predicate<String> registered) {
+        java.util.List<String> forgotten = new java.util.ArrayList<>();
+        java.util.Set<String> unregistered = new java.util.HashSet<>();
+        jobs.forEach((jobId, k) -> {
+            if (k.password() != null || registered.test(jobId)) {
+                return;
+            }
+            if (!unregisteredAtLastSweep.contains(jobId)) {
+                unregistered.add(jobId);
+            } else if (jobs.remove(jobId, k)) {
+                jarBytes.remove(jobId);
+                forgotten.add(jobId);
+            }
+        });
+        unregisteredAtLastSweep.clear();
+        unregisteredAtLastSweep.addAll(unregistered);
+        return forgotten;
     }
 
     public boolean knows(String jobId) {

@@ -7,6 +7,8 @@ import org.camdoop.shuffle.protocol.MapOutput;
 import org.camdoop.shuffle.protocol.MapOutputRegistration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -148,6 +150,32 @@ class JobTokensTest {
         assertEquals(Verdict.refused(Refusal.REFUSED, "request for job_1700000000000_0008 from user bob refused: the"
                 + " daemon already knows 1 jobs (camdoop.daemon.jobs.max)"),
                 t.authorise("job_1700000000000_0008", "bob", "yarn"));
+    }
+
+    /**
+     * Found by review: with trust on first use any local user could name ids it never used, each holding one of
+     * camdoop.daemon.jobs.max entries for good. Now ids must be canonical, and an owner whose job has not registered
+     * for two housekeeping sweeps is forgotten (jobs with a token are kept: the NodeManager ends them).
+     */
+    @Test
+    void ownersOnFirstUseOfJobsThatNeverRegisterAreForgottenAtTheSecondSweep() {
+        JobTokens t = tokens(true);
+        assertEquals(Verdict.refused(Refusal.MALFORMED, "request from user bob refused: not a job id: ../x"),
+                t.authorise("../x", "bob", "yarn"));
+        String squatted = "job_1700000000000_0101";
+        String used = "job_1700000000000_0102";
+        String later = "job_1700000000000_0103";
+        assertEquals(Verdict.OK, t.authorise(squatted, "mallory", "yarn"));
+        assertEquals(Verdict.OK, t.authorise(used, "alice", "yarn"));
+        t.add(JOB, new byte[] {1}, "carol");
+        java.util.function.Predicate<String> registered = used::equals;
+        assertEquals(java.util.List.of(), t.forgetUnregisteredOwners(registered), "first sweep: only marked");
+        assertEquals(Verdict.OK, t.authorise(later, "mallory", "yarn"));
+        assertEquals(java.util.List.of(squatted), t.forgetUnregisteredOwners(registered));
+        assertFalse(t.knows(squatted));
+        assertTrue(t.knows(used) && t.knows(JOB) && t.knows(later), "registered, with a token, or new: kept");
+        assertEquals(java.util.List.of(later), t.forgetUnregisteredOwners(registered));
+        assertEquals(Verdict.OK, t.authorise(squatted, "alice", "yarn"), "a forgotten id is free to own again");
     }
 
     @Test
