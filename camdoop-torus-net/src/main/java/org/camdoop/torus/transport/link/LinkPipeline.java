@@ -10,7 +10,8 @@ import org.camdoop.torus.transport.wire.FrameLayout;
 
 /**
  * Builds the one pipeline every link uses, over TCP and in-JVM alike:
- * [TLS] - [inbound shaper] - frame decoder - handshake - heartbeat - link handler - protocol guard.
+ * [TLS] - [inbound shaper] - frame decoder - handshake - [admission, accepting side] - heartbeat - link handler -
+ * protocol guard.
  * With TLS on, the cluster-secret handshake starts once TLS has (the {@code SslHandler} holds the first HELLO back
  * until then) and runs inside it.
  * Outbound frames are written pre-encoded, so no encoder is needed.
@@ -27,6 +28,8 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
     private final LinkEvents events;
     private final int version;
     private final LinkTls tls;
+    /** On the accepting side: the cap on handshakes in progress, shared by every accepted channel. */
+    private final HandshakeAdmission admission;
 
     /**
      * @param incarnation  this daemon's incarnation (which run of its process this is), announced in every handshake
@@ -58,6 +61,7 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
         this.nanoClock = nanoClock;
         this.events = events;
         this.version = version;
+        this.admission = expectedPeer == null ? new HandshakeAdmission() : null;
     }
 
     @Override
@@ -73,6 +77,9 @@ public final class LinkPipeline extends ChannelInitializer<Channel> {
         ch.pipeline().addLast("frames", new FrameDecoder(config.maxFrameBytes(), true));
         ch.pipeline().addLast("handshake", new HandshakeHandler(role, shape, self, incarnation, expectedPeer, proof,
                 config.handshakeTimeoutNanos(), version));
+        if (admission != null) {
+            ch.pipeline().addLast("admission", admission.newHandler());
+        }
         ch.pipeline().addLast("heartbeat", new HeartbeatHandler(nanoClock, config.heartbeatIntervalNanos(),
                 config.heartbeatTimeoutNanos()));
         ch.pipeline().addLast("link", new LinkHandler(events));
