@@ -251,6 +251,12 @@ public final class EmbeddedTorus implements AutoCloseable {
         }
     }
 
+    /** The jar cache of a live server (tests that fill it). */
+    public JarCache jarCache(int server) {
+        registry(server); // live, or the same error
+        return jarCaches.get(server);
+    }
+
     /** The job registry of a live server. */
     public JobRegistry registry(int server) {
         JobRegistry r = registries.get(server);

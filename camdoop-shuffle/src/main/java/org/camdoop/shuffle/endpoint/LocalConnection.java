@@ -52,6 +52,8 @@ final class LocalConnection {
     private final DataOutputStream out;
     /** The nonce of the last NONCE reply, good for one START_SHUFFLE; null when none is outstanding. */
     private byte[] nonce;
+    /** The request being handled was authorised for its job: only such a request restarts the idle timer. */
+    private boolean authorisedNow;
 
     LocalConnection(LocalEndpoint endpoint, DeadlineChannel channel, String peer) {
         this.endpoint = endpoint;
@@ -71,19 +73,24 @@ final class LocalConnection {
         // Replies are small: a task that reads none of them for a frame timeout is not a task.
         channel.writeStallLimit(limits.frameTimeoutMs());
         try {
-            // NONCE asks nothing of a job: a stream of them does not keep an idle connection (and its thread) alive.
+            // Only a request authorised for its job keeps a connection (and its thread): not NONCEs, which ask nothing
+            // of a job, nor refused requests. The idle time is wall-clock, whatever was queued or being answered.
             long idleSince = System.nanoTime();
             while (true) {
                 long idleLeftMs = limits.idleTimeoutMs() - (System.nanoTime() - idleSince) / 1_000_000L;
-                channel.readDeadline(Math.max(0, idleLeftMs));
+                if (idleLeftMs <= 0) {
+                    throw new SocketTimeoutException("idle");
+                }
+                channel.readDeadline(idleLeftMs);
                 LocalWire.Frame request = LocalWire.read(in, LocalWire::requestCap,
                         () -> channel.readDeadline(limits.frameTimeoutMs()));
                 if (request == null) {
                     return;
                 }
                 channel.noReadDeadline();
+                authorisedNow = false;
                 handle(request);
-                if (request.type() != LocalWire.NONCE) {
+                if (authorisedNow) {
                     idleSince = System.nanoTime();
                 }
             }
@@ -128,6 +135,7 @@ final class LocalConnection {
         if (!v.accepted()) {
             refuse(v.refusal().orElseThrow(), v.reason());
         }
+        authorisedNow = v.accepted();
         return v.accepted();
     }
 
@@ -267,9 +275,13 @@ final class LocalConnection {
         ShuffleMode mode = ShuffleCodes.mode(modeCode);
         TreeChoice trees = ShuffleCodes.trees(treesCode);
         int n = body.readInt();
-        if (n < 0 || n > ShuffleSpec.MAX_MAP_ATTEMPTS || n > body.available() / 2) {
+        if (n < 0 || n > ShuffleSpec.MAX_MAP_ATTEMPTS) {
             throw new IllegalArgumentException("a shuffle of " + jobId + " listing " + n + " map attempts (at most "
                     + ShuffleSpec.MAX_MAP_ATTEMPTS + ")");
+        }
+        if (n > body.available() / 2) {
+            throw new IllegalArgumentException("its " + body.available() + " bytes left cannot hold " + n
+                    + " map attempts");
         }
         TreeSet<String> expected = new TreeSet<>();
         for (int i = 0; i < n; i++) {

@@ -324,6 +324,41 @@ class LocalChannelAttackTest {
         }
     }
 
+    /**
+     * Found by a second review: the idle timer only ran while nothing was queued, and a write stalled only while the
+     * task read nothing. A task that queued thousands of NONCEs and read one answer every 200 ms (within the frame
+     * timeout each time) kept its connection for as long as its queue lasted. The idle budget is now wall-clock, and
+     * only a request authorised for its job restarts it.
+     */
+    @Test
+    void aTaskThatQueuesNoncesAndReadsTheirAnswersSlowlyLosesItsConnectionAtTheIdleTimeout() throws Exception {
+        Configuration c = LocalDaemonFixture.conf(dir);
+        c.setLong(DaemonConfig.LOCAL_FRAME_TIMEOUT_MS, 300);
+        c.setLong(DaemonConfig.LOCAL_IDLE_TIMEOUT_MS, 600);
+        try (CamdoopDaemon d = start(c); RawLocalConnection slow = new RawLocalConnection(d.localSocket())) {
+            byte[] nonces = new byte[5 * 20_000];
+            for (int i = 0; i < nonces.length; i += 5) {
+                nonces[i + 3] = 1;
+                nonces[i + 4] = LocalWire.NONCE;
+            }
+            slow.sendRaw(nonces);
+            long start = System.nanoTime();
+            boolean closed = false;
+            for (int i = 0; i < 25 && !closed; i++) { // one answer read, one NONCE more, every 200 ms: 5 s at most
+                try {
+                    slow.reply();
+                    slow.send(LocalWire.NONCE, new byte[0]);
+                } catch (java.io.IOException e) {
+                    closed = true; // the daemon closed its end: the send (or the read, once drained) fails
+                }
+                Thread.sleep(200);
+            }
+            assertTrue(closed, "a connection of queued NONCEs read slowly stayed open for 5 s (idle timeout 600 ms)");
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "closed late");
+            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+        }
+    }
+
     /** A connection the daemon admitted (its NONCE answered), once {@code holder} gave the only slot back (bounded). */
     private static RawLocalConnection theOnlySlot(CamdoopDaemon d, String holder) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

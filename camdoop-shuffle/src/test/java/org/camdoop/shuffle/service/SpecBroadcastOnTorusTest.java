@@ -165,6 +165,47 @@ class SpecBroadcastOnTorusTest {
         }
     }
 
+    /**
+     * Found by review: a daemon that could not store a job's jar for want of room or of an upload slot refused the job
+     * (and every shuffle of it there failed) though nothing was wrong with the jar. Now it forgets what came, its
+     * parked START asks the root again, and the shuffle completes once the slots are free.
+     */
+    @Test
+    void aJarADaemonHasNoRoomForYetIsAskedForAgainAndTheJobIsNotRefused() throws Exception {
+        String jobId = "job_1700000000000_0015";
+        Prepared prepared = prepare(jobId, new Coord(0, 1, 1));
+        int busy = SHAPE.index(new Coord(2, 2, 2));
+        long partsBefore = counters().get(busy).jarPartsReceived();
+        org.camdoop.shuffle.jobs.JarCache cache = torus.jarCache(busy);
+        List<org.camdoop.shuffle.jobs.JarCache.Upload> slots = new ArrayList<>();
+        RootStream root;
+        try {
+            for (int i = 0; i < org.camdoop.shuffle.jobs.JobsConfig.JAR_CACHE_MAX_UPLOADS_DEFAULT; i++) {
+                slots.add(cache.begin(JarDigest.of(new byte[] {(byte) i}), 1));
+            }
+            root = torus.service(prepared.root()).startShuffle(new ShuffleSpec(55L, jobId, 1, 0,
+                    SHAPE.coord(prepared.root()), ShuffleMode.CAMDOOP, TreeChoice.SIX, prepared.attempts()));
+            // No event says the jar came and found no slot: its parts are counted as they arrive (polled, bounded).
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SPEC_WAIT_MS);
+            while (counters().get(busy).jarPartsReceived() < partsBefore + Files.size(jar) / FRAME_BYTES) {
+                assertTrue(System.nanoTime() < deadline, "the jar did not reach " + SHAPE.coord(busy));
+                Thread.sleep(5);
+            }
+            assertEquals(Optional.empty(), torus.service(busy).specBroadcast().refusal(jobId));
+        } finally {
+            for (org.camdoop.shuffle.jobs.JarCache.Upload u : slots) {
+                u.close();
+            }
+        }
+        ChunkQueueRun records = new ChunkQueueRun("root");
+        StreamItem n;
+        while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
+            records.offer(c.bytes(), c.length());
+        }
+        assertInstanceOf(StreamItem.End.class, n, n::toString);
+        assertTrue(torus.registry(busy).lookup(jobId).isPresent(), "the job registered where it found no room first");
+    }
+
     private static List<SpecBroadcast.Counters> counters() {
         List<SpecBroadcast.Counters> out = new ArrayList<>();
         for (int s = 0; s < SHAPE.size(); s++) {
