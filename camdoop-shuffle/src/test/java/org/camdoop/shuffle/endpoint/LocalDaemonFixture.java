@@ -37,6 +37,13 @@ final class LocalDaemonFixture {
 
     private LocalDaemonFixture() {}
 
+    /** A daemon on {@code c} that knows job {@code jobId}'s token ({@link #SECRET}), as this process's user's job. */
+    static CamdoopDaemon startKnowing(Configuration c, String jobId) throws Exception {
+        CamdoopDaemon d = CamdoopDaemon.start(c);
+        d.tokens().add(jobId, SECRET, UnixPeers.processUser());
+        return d;
+    }
+
     /** The configuration of a 1x1x1 daemon whose files all live under {@code dir}. */
     static Configuration conf(Path dir) throws IOException {
         StringBuilder t = new StringBuilder("shape 1x1x1\n");
