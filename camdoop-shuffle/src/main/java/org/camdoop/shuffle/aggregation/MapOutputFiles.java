@@ -44,7 +44,7 @@ public record MapOutputFiles(String attemptId, Path file, Path index, int partit
     /** Most partitions an index may describe: far above any job a daemon serves (JobSpec.MAX_REDUCES). */
     public static final int MAX_PARTITIONS = 1_000_000;
     /** Records read at once while the index is checked: 64 KB, whatever the index's size. */
-    private static final int BLOCK_RECORDS = 2730;
+    private static final int BLOCK_RECORDS = (64 << 10) / INDEX_RECORD_BYTES;
 
     public MapOutputFiles {
         Objects.requireNonNull(attemptId, "attemptId");

@@ -47,7 +47,11 @@ public final class RegistryJobDistribution implements JobDistribution {
 
     @Override
     public void storeJar(JarDigest digest, byte[] bytes) throws IOException {
-        jars.put(digest, bytes);
+        try {
+            jars.put(digest, bytes);
+        } catch (JarCache.FullException e) {
+            throw new JobDistribution.NoRoomYet(e.getMessage());
+        }
     }
 
     @Override

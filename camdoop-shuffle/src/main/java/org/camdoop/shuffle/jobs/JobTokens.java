@@ -1,9 +1,14 @@
 package org.camdoop.shuffle.jobs;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.camdoop.shuffle.protocol.JarDigest;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.protocol.JobTokenProof;
@@ -35,7 +40,7 @@ public final class JobTokens {
     /** Bytes of jars each job sent over the local channel. */
     private final Map<String, Long> jarBytes = new ConcurrentHashMap<>();
     /** Jobs owned on first use that had no registered job at the last sweep ({@link #forgetUnregisteredOwners}). */
-    private final java.util.Set<String> unregisteredAtLastSweep = ConcurrentHashMap.newKeySet();
+    private final Set<String> unregisteredAtLastSweep = ConcurrentHashMap.newKeySet();
 
     public JobTokens(JobsConfig config) {
         this.trustOnFirstUse = config.trustOnFirstUse();
@@ -79,9 +84,9 @@ public final class JobTokens {
      *
      * @return the ids forgotten
      */
-    public java.util.List<String> forgetUnregisteredOwners(java.util.function.Predicate<String> registered) {
-        java.util.List<String> forgotten = new java.util.ArrayList<>();
-        java.util.Set<String> unregistered = new java.util.HashSet<>();
+    public List<String> forgetUnregisteredOwners(Predicate<String> registered) {
+        List<String> forgotten = new ArrayList<>();
+        Set<String> unregistered = new HashSet<>();
         jobs.forEach((jobId, k) -> {
             if (k.password() != null || registered.test(jobId)) {
                 return;

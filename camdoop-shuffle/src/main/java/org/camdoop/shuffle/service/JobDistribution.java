@@ -46,8 +46,23 @@ public interface JobDistribution {
 
     boolean hasJar(JarDigest digest);
 
-    /** Caches a jar received from a peer. @throws IOException if the bytes do not hash to {@code digest} */
+    /**
+     * Caches a jar received from a peer.
+     *
+     * @throws NoRoomYet if there is no room or upload slot for it now
+     * @throws IOException if the bytes do not hash to {@code digest}
+     */
     void storeJar(JarDigest digest, byte[] bytes) throws IOException;
+
+    /**
+     * A jar not stored for want of room or of an upload slot, not for what it is: the same jar may be taken later, so
+     * its job is not refused for it.
+     */
+    final class NoRoomYet extends IOException {
+        public NoRoomYet(String message) {
+            super(message);
+        }
+    }
 
     /** Offers a spec received from a peer for job {@code jobId} (the spec must name the same job). */
     Admission admit(String jobId, byte[] encodedSpec);

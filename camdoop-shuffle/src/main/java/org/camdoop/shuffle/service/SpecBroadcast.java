@@ -272,7 +272,7 @@ public final class SpecBroadcast {
         if (complete != null) {
             try {
                 jobs.storeJar(m.digest(), complete);
-            } catch (org.camdoop.shuffle.jobs.JarCache.FullException e) {
+            } catch (JobDistribution.NoRoomYet e) {
                 // Not the job's fault, maybe not for long: refuse nothing; a parked START asks again (SPEC_REQUEST).
                 synchronized (lock) {
                     drop(m.jobId());
