@@ -2,6 +2,7 @@ package org.camdoop.shuffle.aggregation;
 
 import java.util.List;
 import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * Orders merge inputs by their current keys under the job's comparator, ties broken by input index.
@@ -15,11 +16,13 @@ final class InputOrder {
     private final SortedRun[] inputs;
     private final KeyOrder order;
     private final NormalizedKey[] heads;
+    private final RawBytes[] keys;
 
     InputOrder(List<? extends SortedRun> inputs, RawComparator<Object> comparator) {
         this.inputs = inputs.toArray(new SortedRun[0]);
         this.order = KeyOrder.of(comparator);
         this.heads = new NormalizedKey[this.inputs.length];
+        this.keys = new RawBytes[this.inputs.length];
         for (int i = 0; i < heads.length; i++) {
             heads[i] = new NormalizedKey();
         }
@@ -31,7 +34,23 @@ final class InputOrder {
 
     /** Reads input {@code i}'s current key; call after every advance of {@code i} that returned a record. */
     void refresh(int i) {
-        heads[i].set(order, inputs[i].key());
+        RawBytes key = inputs[i].key();
+        keys[i] = key;
+        heads[i].set(order, key);
+    }
+
+    /** Input {@code i}'s current key as of its last {@link #refresh}. */
+    RawBytes key(int i) {
+        return keys[i];
+    }
+
+    /** Input {@code i}'s current key in the form the order compares, as of its last {@link #refresh}. */
+    NormalizedKey head(int i) {
+        return heads[i];
+    }
+
+    KeyOrder order() {
+        return order;
     }
 
     /** True if input {@code a}'s current record sorts strictly before input {@code b}'s. */

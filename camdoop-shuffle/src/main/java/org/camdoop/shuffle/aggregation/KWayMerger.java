@@ -13,7 +13,9 @@ import org.camdoop.shuffle.records.RawBytes;
  * input blocked right after showing key k also holds back further records equal to k.
  *
  * <p>Records pass through without copying: {@link #key()} and {@link #value()} are the winning input's own views,
- * valid until the next advance (the winner is advanced lazily, at the start of the next call).
+ * valid until the next advance (the winner is advanced lazily, at the start of the next call). They are taken from the
+ * winner once, when it wins: the inputs are of several classes, so every call on one is an interface dispatch the JIT
+ * cannot inline, and the consumer asks for the key and value of every record.
  *
  * <p>Single-threaded: owned by the thread driving the vertex.
  */
@@ -31,6 +33,8 @@ public final class KWayMerger implements SortedRun {
     /** The input whose record was returned last and must be advanced before the next one, or -1. */
     private int current = -1;
     private int blocked = -1;
+    private RawBytes currentKey;
+    private RawBytes currentValue;
 
     /**
      * Merges {@code inputs} (each sorted by {@code comparator}); counts every record taken from them in
@@ -95,8 +99,9 @@ public final class KWayMerger implements SortedRun {
             return Advance.END;
         }
         current = winner;
-        SortedRun run = inputs[winner];
-        counters.recordIn(run.key().length(), run.value().length());
+        currentKey = order.key(winner);
+        currentValue = inputs[winner].value();
+        counters.recordIn(currentKey.length(), currentValue.length());
         return Advance.RECORD;
     }
 
@@ -112,12 +117,26 @@ public final class KWayMerger implements SortedRun {
 
     @Override
     public RawBytes key() {
-        return inputs[current].key();
+        return currentKey;
     }
 
     @Override
     public RawBytes value() {
-        return inputs[current].value();
+        return currentValue;
+    }
+
+    /**
+     * The current record's key as the merge compared it (valid after {@link Advance#RECORD}, until the next advance):
+     * a consumer grouping by an order of the same {@link KeyOrder#sameNormalForm form} copies it instead of reading
+     * the key again.
+     */
+    NormalizedKey currentComparedKey() {
+        return order.head(current);
+    }
+
+    /** The order the merge compares keys in. */
+    KeyOrder keyOrder() {
+        return order.order();
     }
 
     /** Closes every input, reporting the first failure after trying them all. */

@@ -55,6 +55,14 @@ final class KeyOrder {
         return header != Header.NONE;
     }
 
+    /**
+     * Whether a key read under this order ({@link NormalizedKey#set}) holds exactly what reading it under
+     * {@code other} would: the same header, hence the same body and words, or no body under either.
+     */
+    boolean sameNormalForm(KeyOrder other) {
+        return header == other.header;
+    }
+
     /** Where the body of the key {@code b[offset, offset + length)} starts, or -1 if it has none (class comment). */
     int bodyStart(byte[] b, int offset, int length) {
         int headerBytes;

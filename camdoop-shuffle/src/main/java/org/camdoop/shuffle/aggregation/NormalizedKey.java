@@ -42,6 +42,17 @@ final class NormalizedKey {
         set(order, key.array(), key.offset(), key.length());
     }
 
+    /** Makes this key a copy of {@code other}, read under an order of the same {@link KeyOrder#sameNormalForm form}. */
+    void copyFrom(NormalizedKey other) {
+        this.array = other.array;
+        this.offset = other.offset;
+        this.length = other.length;
+        this.bodyStart = other.bodyStart;
+        this.bodyLength = other.bodyLength;
+        this.first = other.first;
+        this.second = other.second;
+    }
+
     /** Makes this key refer to {@code copy[0, length)}, which holds a copy of its bytes (the words stay valid). */
     void movedTo(byte[] copy) {
         if (bodyStart >= 0) {

@@ -22,6 +22,8 @@ final class SummingRun implements SortedRun {
     private final SortedRun upstream;
     private final KeyOrder grouping;
     private final SummingCombiner combiner;
+    /** The merge feeding this run when it compares keys in the grouping's form (the usual case), else null. */
+    private final KWayMerger comparedUpstream;
     private final RecordBatch emitted = new RecordBatch();
     private final RecordCursor cursor = new RecordCursor("summed group");
     private final RawBytes key = new RawBytes();
@@ -43,6 +45,8 @@ final class SummingRun implements SortedRun {
         this.upstream = upstream;
         this.grouping = KeyOrder.of(spec.combinerGroupingComparator());
         this.combiner = combiner;
+        this.comparedUpstream = upstream instanceof KWayMerger merger && merger.keyOrder().sameNormalForm(grouping)
+                ? merger : null;
     }
 
     @Override
@@ -58,7 +62,11 @@ final class SummingRun implements SortedRun {
             }
             RawBytes k = upstream.key();
             RawBytes v = upstream.value();
-            incoming.set(grouping, k);
+            if (comparedUpstream != null) {
+                incoming.copyFrom(comparedUpstream.currentComparedKey());
+            } else {
+                incoming.set(grouping, k);
+            }
             if (groupRecords > 0 && group.compareTo(incoming, grouping) == 0) {
                 add(k, v);
                 continue;
