@@ -85,8 +85,9 @@ public final class ShuffleBench implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--no-warmup", negatable = false,
-            description = "Skip the untimed warm-up (the same mode, 2 MB/server, unshaped, on its own torus) that "
-                    + "lets the JIT compile the merge and combine paths first.")
+            description = "Skip the untimed warm-up: the same mode three times, 2 MB/server, unshaped, on its own torus "
+                    + "(the JIT compiles the merge and combine paths), then one shuffle of another job on the measured "
+                    + "torus (its daemons have served one, as daemons in service have).")
     boolean noWarmup;
 
     @Option(names = "--profile", paramLabel = "FILE",

@@ -49,6 +49,9 @@ public final class ShuffleBenchRunner {
 
     static final String JOB_ID = "job_1700000000000_0001";
     private static final long JOB_KEY = 0x1700000000000001L;
+    /** The job whose shuffle warms the measured torus's daemons (not timed); the measured job is still new to them. */
+    private static final String DAEMON_WARMUP_JOB_ID = "job_1700000000000_0002";
+    private static final long DAEMON_WARMUP_JOB_KEY = 0x1700000000000002L;
     /** A root stream silent this long means the shuffle is stuck; far above any sane run. */
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
     /**
@@ -58,17 +61,30 @@ public final class ShuffleBenchRunner {
      * and a 20 KB run warmed by a 20 KB run took 80 ms against 10 ms warm.
      */
     public static final double WARMUP_MB_PER_SERVER = 2.0;
+    /**
+     * Shuffles the warm-up runs back to back on its torus. One was not enough: on 2026-11-27 a 20 KB run after one 2 MB
+     * warm-up took 80 ms, and 40-55 ms after three, as did every further run on the same torus; 2 MB runs, unshaped,
+     * used 1.43-1.63 CPU-seconds after one and 1.15-1.35 after four (the C2 compiler still at work in the first).
+     */
+    public static final int WARMUP_SHUFFLES = 3;
 
     private final ShuffleBenchOptions options;
     private final Optional<PrintWriter> progress;
-    private final boolean warmup;
+    /** Warm the JIT first on a torus of its own ({@link #warmUp(ShuffleBenchOptions)}). */
+    private final boolean warmJit;
+    /** Warm the measured torus's daemons with a shuffle of another job before the timed one. */
+    private final boolean warmDaemons;
     private final Optional<Path> profile;
+    /** Shuffles run back to back on the torus (reduce attempts 0, 1, ...); the last one is the result. */
+    private final int shuffles;
 
     /**
      * @param progress where to print a progress line every second, if anywhere
-     * @param warmup   first run the same mode once, small and unshaped, on a torus of its own (not timed), so the JIT
-     *                 has compiled the merge and combine paths before the measured run: the paper measures a warm
-     *                 system, and on this scale a cold JVM would add about a second to every mode
+     * @param warmup   first run the same mode {@value #WARMUP_SHUFFLES} times, unshaped, on a torus of its own (not
+     *                 timed), so the JIT has compiled the merge and combine paths before the measured run: the paper
+     *                 measures a warm system, and on this scale a cold JVM would add about a second to every mode;
+     *                 then, on the measured torus, one shuffle of another job, so its daemons are as daemons in
+     *                 service are (their first shuffle cost a 20 KB run about 20 ms more)
      */
     public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmup) {
         this(options, progress, warmup, Optional.empty());
@@ -81,10 +97,25 @@ public final class ShuffleBenchRunner {
      */
     public ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmup,
             Optional<Path> profile) {
+        this(options, progress, warmup, warmup, profile, 1);
+    }
+
+    private ShuffleBenchRunner(ShuffleBenchOptions options, Optional<PrintWriter> progress, boolean warmJit,
+            boolean warmDaemons, Optional<Path> profile, int shuffles) {
         this.options = options;
         this.progress = progress;
-        this.warmup = warmup;
+        this.warmJit = warmJit;
+        this.warmDaemons = warmDaemons;
         this.profile = profile;
+        this.shuffles = shuffles;
+    }
+
+    /**
+     * A runner that warms the measured torus's daemons with another job's shuffle and then runs the measured job's
+     * {@code shuffles} times back to back (the JIT is not warmed first); for tests of that sequence.
+     */
+    static ShuffleBenchRunner onWarmDaemons(ShuffleBenchOptions options, int shuffles) {
+        return new ShuffleBenchRunner(options, Optional.empty(), false, true, Optional.empty(), shuffles);
     }
 
     /**
@@ -93,7 +124,7 @@ public final class ShuffleBenchRunner {
      * @throws IllegalStateException naming the partition if a shuffle failed or stalled
      */
     public ShuffleBenchResult run() throws IOException, InterruptedException {
-        if (warmup) {
+        if (warmJit) {
             warmUp(options);
         }
         Path dir = Files.createTempDirectory("camdoop-bench-shuffle-");
@@ -110,8 +141,8 @@ public final class ShuffleBenchRunner {
     }
 
     /**
-     * Runs {@code options}' mode once, untimed: {@code mbPerServer} MB per server, unshaped, another seed, on a torus of
-     * its own, so the JIT has compiled the merge and combine paths before a measured run.
+     * Runs {@code options}' mode {@value #WARMUP_SHUFFLES} times, untimed: {@code mbPerServer} MB per server, unshaped,
+     * another seed, on a torus of its own, so the JIT has compiled the merge and combine paths before a measured run.
      *
      * @throws IllegalStateException if the warm-up's output differs from its reference
      */
@@ -119,7 +150,8 @@ public final class ShuffleBenchRunner {
             InterruptedException {
         ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
                 options.mode(), options.trees(), mbPerServer, 0, options.seed() + 1, options.segmentBytes());
-        ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false).run();
+        ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false, false, Optional.empty(),
+                WARMUP_SHUFFLES).run();
         if (!warm.correct()) {
             throw new IllegalStateException("the " + options.mode().label()
                     + " warm-up run's output differs from its reference");
@@ -139,9 +171,22 @@ public final class ShuffleBenchRunner {
 
         long startupStart = System.nanoTime();
         try (EmbeddedTorus torus = startTorus()) {
-            TreeSet<String> attempts = registerJob(torus, spec, manifest);
+            TreeSet<String> attempts = registerJob(torus, spec, manifest, JOB_ID);
             double startupSeconds = (System.nanoTime() - startupStart) / 1e9;
-            ShuffleTimer timed = shuffle(torus, attempts);
+            if (warmDaemons) {
+                // Daemons in service have served shuffles before: pools grown, threads started, caches filled. The
+                // measured job is still one they have not seen (its spec broadcast is timed).
+                TreeSet<String> warmAttempts = registerJob(torus, spec, manifest, DAEMON_WARMUP_JOB_ID);
+                checked(workload, reference, bound, switchBound, timedShuffle(torus, DAEMON_WARMUP_JOB_KEY,
+                        DAEMON_WARMUP_JOB_ID, warmAttempts, 0), "the daemons' warm-up shuffle");
+            }
+            ShuffleTimer timed = null;
+            for (int attempt = 0; attempt < shuffles; attempt++) {
+                timed = shuffle(torus, attempts, attempt);
+                if (attempt < shuffles - 1) {
+                    checked(workload, reference, bound, switchBound, timed, "shuffle " + attempt + " of " + shuffles);
+                }
+            }
             return result(workload, reference, bound, switchBound, timed, generateSeconds, startupSeconds);
         }
     }
@@ -176,12 +221,22 @@ public final class ShuffleBenchRunner {
         return job;
     }
 
-    private static TreeSet<String> registerJob(EmbeddedTorus torus, WorkloadSpec spec, WorkloadManifest manifest) {
-        torus.registerJob(JOB_ID, job(spec));
+    /** Throws unless {@code timed}'s output is the reference. */
+    private void checked(SyntheticWorkload workload, ReferenceResult reference, LowerBound bound,
+            SwitchBound switchBound, ShuffleTimer timed, String what) {
+        if (!result(workload, reference, bound, switchBound, timed, 0, 0).correct()) {
+            throw new IllegalStateException(what + ": its output differs from the reference");
+        }
+    }
+
+    private static TreeSet<String> registerJob(EmbeddedTorus torus, WorkloadSpec spec, WorkloadManifest manifest,
+            String jobId) {
+        torus.registerJob(jobId, job(spec));
         TreeSet<String> attempts = new TreeSet<>();
         for (ServerMapOutput out : manifest.servers()) {
-            String attempt = String.format(Locale.ROOT, "attempt_1700000000000_0001_m_%06d_0", out.server());
-            torus.addMapOutput(out.server(), JOB_ID, new LocalMapOutput(attempt,
+            String attempt = String.format(Locale.ROOT, "attempt_%s_m_%06d_0", jobId.substring("job_".length()),
+                    out.server());
+            torus.addMapOutput(out.server(), jobId, new LocalMapOutput(attempt,
                     new org.apache.hadoop.fs.Path(out.file().toString()),
                     new org.apache.hadoop.fs.Path(out.index().toString())));
             attempts.add(attempt);
@@ -195,10 +250,10 @@ public final class ShuffleBenchRunner {
     }
 
     /** Runs the timed part, inside a JFR recording if {@code --profile} asked for one. */
-    private ShuffleTimer shuffle(EmbeddedTorus torus, TreeSet<String> attempts) throws IOException,
-            InterruptedException {
+    private ShuffleTimer shuffle(EmbeddedTorus torus, TreeSet<String> attempts, int reduceAttempt)
+            throws IOException, InterruptedException {
         if (profile.isEmpty()) {
-            return timedShuffle(torus, attempts);
+            return timedShuffle(torus, JOB_KEY, JOB_ID, attempts, reduceAttempt);
         }
         Configuration settings;
         try {
@@ -210,22 +265,24 @@ public final class ShuffleBenchRunner {
             recording.setName("camdoop-bench-shuffle");
             recording.setToDisk(true);
             recording.start();
-            ShuffleTimer timed = timedShuffle(torus, attempts);
+            ShuffleTimer timed = timedShuffle(torus, JOB_KEY, JOB_ID, attempts, reduceAttempt);
             recording.stop();
             recording.dump(profile.get());
             return timed;
         }
     }
 
-    private ShuffleTimer timedShuffle(EmbeddedTorus torus, TreeSet<String> attempts) throws InterruptedException {
+    /** R shuffles of a job at once, as reduce attempt {@code reduceAttempt} (a torus runs each stream key once). */
+    private ShuffleTimer timedShuffle(EmbeddedTorus torus, long jobKey, String jobId, TreeSet<String> attempts,
+            int reduceAttempt) throws InterruptedException {
         List<RootReducer> reducers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         for (int p = 0; p < options.reducers(); p++) {
             int root = options.rootOf(p);
-            ShuffleSpec spec = new ShuffleSpec(JOB_KEY, JOB_ID, p, 0, torus.shape().coord(root), options.mode(),
-                    options.trees(), attempts);
+            ShuffleSpec spec = new ShuffleSpec(jobKey, jobId, p, reduceAttempt, torus.shape().coord(root),
+                    options.mode(), options.trees(), attempts);
             RootStream stream = torus.service(root).startShuffle(spec);
             RootReducer reducer = new RootReducer(p, stream, STALL_LIMIT);
             Thread t = new Thread(reducer, "bench-reducer-" + p);

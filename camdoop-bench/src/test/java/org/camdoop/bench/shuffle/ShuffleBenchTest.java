@@ -104,4 +104,18 @@ class ShuffleBenchTest {
         assertTrue(Double.isNaN(unknownCpu.mapOutputMbPerCpuSecond()));
         assertTrue(unknownCpu.toText().contains("map output / cpu-s   n/a"), unknownCpu.toText());
     }
+    /**
+     * Warm daemons and repeated shuffles (the warm-up's sequence): another job's shuffle first, then the measured
+     * job's twice on the same torus. The result is the last shuffle alone: its output is the reference and its bytes
+     * into the root are one shuffle's, not the sum.
+     */
+    @Test
+    void aRunOnWarmDaemonsReportsTheLastShuffleAlone() throws Exception {
+        ShuffleBenchResult once = AT_S0.get(ShuffleMode.CAMDOOP);
+        ShuffleBenchResult r = ShuffleBenchRunner.onWarmDaemons(once.options(), 2).run();
+        assertTrue(r.correct(), r.outputSha256() + " vs " + r.referenceSha256());
+        assertEquals(once.outputRecords(), r.outputRecords());
+        assertEquals(once.bytesIntoRoots(), r.bytesIntoRoots());
+        assertEquals(once.recordsCombined(), r.recordsCombined());
+    }
 }
