@@ -45,5 +45,10 @@ public final class ByteArrayRun implements SortedRun {
     }
 
     @Override
+    public boolean stableViews() {
+        return true;
+    }
+
+    @Override
     public void close() {}
 }

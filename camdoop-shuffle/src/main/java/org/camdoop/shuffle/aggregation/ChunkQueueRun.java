@@ -108,6 +108,11 @@ public final class ChunkQueueRun implements SortedRun {
     }
 
     @Override
+    public boolean stableViews() {
+        return true;
+    }
+
+    @Override
     public void close() {
         queue.clear();
         state = State.ENDED;

@@ -17,12 +17,21 @@ final class InputOrder {
     private final KeyOrder order;
     private final NormalizedKey[] heads;
     private final RawBytes[] keys;
+    /** Inputs whose key view is one object for their whole life ({@link SortedRun#stableViews}), taken once. */
+    private final boolean[] stable;
 
     InputOrder(List<? extends SortedRun> inputs, RawComparator<Object> comparator) {
         this.inputs = inputs.toArray(new SortedRun[0]);
         this.order = KeyOrder.of(comparator);
         this.heads = new NormalizedKey[this.inputs.length];
         this.keys = new RawBytes[this.inputs.length];
+        this.stable = new boolean[this.inputs.length];
+        for (int i = 0; i < keys.length; i++) {
+            stable[i] = this.inputs[i].stableViews();
+            if (stable[i]) {
+                keys[i] = this.inputs[i].key();
+            }
+        }
         for (int i = 0; i < heads.length; i++) {
             heads[i] = new NormalizedKey();
         }
@@ -34,8 +43,7 @@ final class InputOrder {
 
     /** Reads input {@code i}'s current key; call after every advance of {@code i} that returned a record. */
     void refresh(int i) {
-        RawBytes key = inputs[i].key();
-        keys[i] = key;
+        RawBytes key = stable[i] ? keys[i] : (keys[i] = inputs[i].key());
         heads[i].set(order, key);
     }
 

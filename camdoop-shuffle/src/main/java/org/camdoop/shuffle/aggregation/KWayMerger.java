@@ -27,6 +27,8 @@ public final class KWayMerger implements SortedRun {
     private final MinSelector selector;
     private final AggregationCounters counters;
     private final int[] live;
+    /** The value views of inputs with {@link SortedRun#stableViews stable views}, taken once; null for the others. */
+    private final RawBytes[] values;
     private State state = State.PRIMING;
     private int primed;
     private int liveCount;
@@ -47,6 +49,12 @@ public final class KWayMerger implements SortedRun {
         this.selector = strategy.newSelector(order);
         this.counters = counters;
         this.live = new int[this.inputs.length];
+        this.values = new RawBytes[this.inputs.length];
+        for (int i = 0; i < values.length; i++) {
+            if (this.inputs[i].stableViews()) {
+                values[i] = this.inputs[i].value();
+            }
+        }
     }
 
     @Override
@@ -100,7 +108,7 @@ public final class KWayMerger implements SortedRun {
         }
         current = winner;
         currentKey = order.key(winner);
-        currentValue = inputs[winner].value();
+        currentValue = values[winner] != null ? values[winner] : inputs[winner].value();
         counters.recordIn(currentKey.length(), currentValue.length());
         return Advance.RECORD;
     }

@@ -211,6 +211,11 @@ final class MapOutputPartitionRun implements SortedRun {
     }
 
     @Override
+    public boolean stableViews() {
+        return true;
+    }
+
+    @Override
     public void close() throws IOException {
         State was = state;
         state = State.CLOSED;

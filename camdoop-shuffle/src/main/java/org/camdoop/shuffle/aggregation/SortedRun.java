@@ -22,6 +22,15 @@ public interface SortedRun extends Closeable {
     /** The current record's serialized value; valid after {@link Advance#RECORD}. */
     RawBytes value();
 
+    /**
+     * Whether {@link #key()} and {@link #value()} return the same two objects for the life of the run, each advance
+     * updating them in place. A merge then takes them once instead of asking on every record: its inputs are of
+     * several classes, so every such call is an interface dispatch the JIT cannot inline.
+     */
+    default boolean stableViews() {
+        return false;
+    }
+
     /** Releases files, decompressors and buffers; idempotent. */
     @Override
     void close() throws IOException;

@@ -77,17 +77,29 @@ final class StripeQueueRun implements SortedRun {
                 return Advance.NO_DATA_YET;
             }
         }
-        return own.advance();
+        Advance step = own.advance();
+        if (step == Advance.RECORD) {
+            RawBytes k = own.key();
+            RawBytes v = own.value();
+            key.set(k.array(), k.offset(), k.length());
+            value.set(v.array(), v.offset(), v.length());
+        }
+        return step;
     }
 
     @Override
     public RawBytes key() {
-        return own != null && toSkip == 0 ? own.key() : key;
+        return key;
     }
 
     @Override
     public RawBytes value() {
-        return own != null && toSkip == 0 ? own.value() : value;
+        return value;
+    }
+
+    @Override
+    public boolean stableViews() {
+        return true;
     }
 
     @Override

@@ -154,6 +154,11 @@ final class SummingRun implements SortedRun {
     }
 
     @Override
+    public boolean stableViews() {
+        return true;
+    }
+
+    @Override
     public void close() throws IOException {
         upstreamEnded = true;
         groupRecords = 0;
