@@ -1,11 +1,16 @@
 package org.camdoop.bench.shuffle;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.trees.TreeChoice;
@@ -90,6 +95,11 @@ public final class ShuffleBench implements Callable<Integer> {
                     + "torus (its daemons have served one, as daemons in service have).")
     boolean noWarmup;
 
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "Measure N shuffles back to back on the same torus, each output checked, and report the one "
+                    + "with the median time; all N times are printed too (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
     @Option(names = "--profile", paramLabel = "FILE",
             description = "Record a JFR profile (the JDK's \"profile\" settings) of the timed part only into FILE "
                     + "(e.g. shuffle.jfr); read it with 'jfr print', 'jfr summary' or scripts/jfr-summary. "
@@ -124,18 +134,29 @@ public final class ShuffleBench implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ShuffleBenchResult result;
+        ShuffleBenchRunner runner;
         try {
-            result = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err), !noWarmup,
-                    profileFile).run();
+            runner = new ShuffleBenchRunner(options, quiet ? Optional.empty() : Optional.of(err), !noWarmup,
+                    profileFile, repeat);
+            result = runner.run();
         } catch (IllegalStateException e) {
             err.println("camdoop bench shuffle: " + e.getMessage());
             return 1;
         }
+        List<Double> times = runner.measuredSeconds();
         if (json) {
             ObjectMapper mapper = new ObjectMapper();
-            out.println(mapper.writeValueAsString(result.toJson(mapper)));
+            ObjectNode o = result.toJson(mapper);
+            ArrayNode all = o.putArray("repeat_seconds");
+            times.forEach(all::add);
+            out.println(mapper.writeValueAsString(o));
         } else {
             out.print(result.toText());
+            if (times.size() > 1) {
+                out.printf(Locale.ROOT, "  %-20s %s s (the median one is reported above)%n", "repeats",
+                        times.stream().map(t -> String.format(Locale.ROOT, "%.3f", t))
+                                .collect(Collectors.joining(" ")));
+            }
         }
         out.flush();
         profileFile.ifPresent(f -> err.println("camdoop bench shuffle: JFR profile of the timed part written to " + f));

@@ -1,10 +1,13 @@
 package org.camdoop.bench.shuffle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -105,17 +108,32 @@ class ShuffleBenchTest {
         assertTrue(unknownCpu.toText().contains("map output / cpu-s   n/a"), unknownCpu.toText());
     }
     /**
-     * Warm daemons and repeated shuffles (the warm-up's sequence): another job's shuffle first, then the measured
-     * job's twice on the same torus. The result is the last shuffle alone: its output is the reference and its bytes
-     * into the root are one shuffle's, not the sum.
+     * Warm daemons and repeated shuffles: another job's shuffle first, then the measured job's three times on the
+     * same torus. The result is one shuffle, the median by time: its output is the reference, its bytes into the root
+     * are one shuffle's (not a sum), and its time is the middle one of the three measured.
      */
     @Test
-    void aRunOnWarmDaemonsReportsTheLastShuffleAlone() throws Exception {
+    void aRunOnWarmDaemonsReportsTheMedianShuffleAlone() throws Exception {
         ShuffleBenchResult once = AT_S0.get(ShuffleMode.CAMDOOP);
-        ShuffleBenchResult r = ShuffleBenchRunner.onWarmDaemons(once.options(), 2).run();
+        ShuffleBenchRunner runner = ShuffleBenchRunner.onWarmDaemons(once.options(), 3);
+        ShuffleBenchResult r = runner.run();
         assertTrue(r.correct(), r.outputSha256() + " vs " + r.referenceSha256());
         assertEquals(once.outputRecords(), r.outputRecords());
         assertEquals(once.bytesIntoRoots(), r.bytesIntoRoots());
         assertEquals(once.recordsCombined(), r.recordsCombined());
+        List<Double> times = new ArrayList<>(runner.measuredSeconds());
+        assertEquals(3, times.size());
+        times.sort(null);
+        assertEquals(times.get(1), r.seconds());
+    }
+
+    @Test
+    void repeatsAreCheckedAgainstAProfile() {
+        ShuffleBenchOptions o = AT_S0.get(ShuffleMode.CAMDOOP).options();
+        assertEquals("repeats must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
+                () -> new ShuffleBenchRunner(o, Optional.empty(), false, Optional.empty(), 0)).getMessage());
+        assertEquals("a profile records one shuffle: repeat 1 with it, not 2", assertThrows(
+                IllegalArgumentException.class, () -> new ShuffleBenchRunner(o, Optional.empty(), false,
+                        Optional.of(Path.of("p.jfr")), 2)).getMessage());
     }
 }
