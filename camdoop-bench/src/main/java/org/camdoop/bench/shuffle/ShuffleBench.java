@@ -76,7 +76,8 @@ public final class ShuffleBench implements Callable<Integer> {
             description = "Link rate per direction in Mbit/s; 0 = unshaped (default: ${DEFAULT-VALUE}).")
     double linkMbps;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "K", description = "Workload seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "K",
+            description = "Workload seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--segment-bytes", defaultValue = "" + ShuffleBenchOptions.DEFAULT_SEGMENT_BYTES, paramLabel = "B",
@@ -90,9 +91,10 @@ public final class ShuffleBench implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--no-warmup", negatable = false,
-            description = "Skip the untimed warm-up: the same mode three times, 2 MB/server, unshaped, on its own torus "
-                    + "(the JIT compiles the merge and combine paths), then one shuffle of another job on the measured "
-                    + "torus (its daemons have served one, as daemons in service have).")
+            description = "Skip the untimed warm-up: the same mode " + ShuffleBenchRunner.WARMUP_SHUFFLES
+                    + " times, 2 MB/server, unshaped, on its own torus (the JIT compiles the merge and combine "
+                    + "paths), then one shuffle of another job on the measured torus (its daemons have served one, as "
+                    + "daemons in service have).")
     boolean noWarmup;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
@@ -131,6 +133,12 @@ public final class ShuffleBench implements Callable<Integer> {
     public Integer call() throws Exception {
         ShuffleBenchOptions options = options();
         Optional<Path> profileFile = profileFile();
+        if (repeat < 1) {
+            throw new IllegalArgumentException("--repeat: at least 1, not " + repeat);
+        }
+        if (repeat > 1 && profileFile.isPresent()) {
+            throw new IllegalArgumentException("--profile records one shuffle: give it without --repeat " + repeat);
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ShuffleBenchResult result;

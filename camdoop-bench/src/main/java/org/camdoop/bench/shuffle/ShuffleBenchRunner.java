@@ -49,9 +49,13 @@ public final class ShuffleBenchRunner {
 
     static final String JOB_ID = "job_1700000000000_0001";
     private static final long JOB_KEY = 0x1700000000000001L;
-    /** The job whose shuffle warms the measured torus's daemons (not timed); the measured job is still new to them. */
+    /** The job whose shuffle warms the measured torus's daemons (not timed); the measured job is another one. */
     private static final String DAEMON_WARMUP_JOB_ID = "job_1700000000000_0002";
     private static final long DAEMON_WARMUP_JOB_KEY = 0x1700000000000002L;
+
+    /** A job registered on the torus: what a shuffle of it names. */
+    private record BenchJob(long key, String id, TreeSet<String> mapAttempts) {
+    }
     /** A root stream silent this long means the shuffle is stuck; far above any sane run. */
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
     /**
@@ -175,8 +179,13 @@ public final class ShuffleBenchRunner {
             InterruptedException {
         ShuffleBenchOptions small = new ShuffleBenchOptions(options.shape(), options.ratioS(), options.reducers(),
                 options.mode(), options.trees(), mbPerServer, 0, options.seed() + 1, options.segmentBytes());
-        ShuffleBenchResult warm = new ShuffleBenchRunner(small, Optional.empty(), false, false, Optional.empty(),
-                WARMUP_SHUFFLES).run();
+        ShuffleBenchResult warm;
+        try {
+            warm = new ShuffleBenchRunner(small, Optional.empty(), false, false, Optional.empty(), WARMUP_SHUFFLES)
+                    .run();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("the " + options.mode().label() + " warm-up: " + e.getMessage(), e);
+        }
         if (!warm.correct()) {
             throw new IllegalStateException("the " + options.mode().label()
                     + " warm-up run's output differs from its reference");
@@ -196,19 +205,21 @@ public final class ShuffleBenchRunner {
 
         long startupStart = System.nanoTime();
         try (EmbeddedTorus torus = startTorus()) {
-            TreeSet<String> attempts = registerJob(torus, spec, manifest, JOB_ID);
+            BenchJob measured = new BenchJob(JOB_KEY, JOB_ID, registerJob(torus, spec, manifest, JOB_ID));
             double startupSeconds = (System.nanoTime() - startupStart) / 1e9;
             if (warmDaemons) {
-                // Daemons in service have served shuffles before: pools grown, threads started, caches filled. The
-                // measured job is still one they have not seen (its spec broadcast is timed).
-                TreeSet<String> warmAttempts = registerJob(torus, spec, manifest, DAEMON_WARMUP_JOB_ID);
-                checked(workload, reference, bound, switchBound, timedShuffle(torus, DAEMON_WARMUP_JOB_KEY,
-                        DAEMON_WARMUP_JOB_ID, warmAttempts, 0), "the daemons' warm-up shuffle");
+                // Daemons in service have served shuffles before: pools grown, threads started. The measured job is
+                // another one, its streams, vertices and map-output readers set up in the timed part. (The embedded
+                // torus registers jobs directly, so no spec broadcast is timed, here or in any embedded bench.)
+                BenchJob warm = new BenchJob(DAEMON_WARMUP_JOB_KEY, DAEMON_WARMUP_JOB_ID,
+                        registerJob(torus, spec, manifest, DAEMON_WARMUP_JOB_ID));
+                checked(workload, reference, bound, switchBound, timedShuffle(torus, warm, 0, Optional.empty()),
+                        "the daemons' warm-up shuffle");
             }
             measuredSeconds.clear();
             List<ShuffleBenchResult> results = new ArrayList<>();
             for (int attempt = 0; attempt < shuffles; attempt++) {
-                ShuffleBenchResult r = result(workload, reference, bound, switchBound, shuffle(torus, attempts,
+                ShuffleBenchResult r = result(workload, reference, bound, switchBound, shuffle(torus, measured,
                         attempt), generateSeconds, startupSeconds);
                 if (!r.correct() && shuffles > 1) {
                     throw new IllegalStateException("shuffle " + (attempt + 1) + " of " + shuffles
@@ -281,10 +292,10 @@ public final class ShuffleBenchRunner {
     }
 
     /** Runs the timed part, inside a JFR recording if {@code --profile} asked for one. */
-    private ShuffleTimer shuffle(EmbeddedTorus torus, TreeSet<String> attempts, int reduceAttempt)
+    private ShuffleTimer shuffle(EmbeddedTorus torus, BenchJob job, int reduceAttempt)
             throws IOException, InterruptedException {
         if (profile.isEmpty()) {
-            return timedShuffle(torus, JOB_KEY, JOB_ID, attempts, reduceAttempt);
+            return timedShuffle(torus, job, reduceAttempt, progress);
         }
         Configuration settings;
         try {
@@ -296,7 +307,7 @@ public final class ShuffleBenchRunner {
             recording.setName("camdoop-bench-shuffle");
             recording.setToDisk(true);
             recording.start();
-            ShuffleTimer timed = timedShuffle(torus, JOB_KEY, JOB_ID, attempts, reduceAttempt);
+            ShuffleTimer timed = timedShuffle(torus, job, reduceAttempt, progress);
             recording.stop();
             recording.dump(profile.get());
             return timed;
@@ -304,16 +315,16 @@ public final class ShuffleBenchRunner {
     }
 
     /** R shuffles of a job at once, as reduce attempt {@code reduceAttempt} (a torus runs each stream key once). */
-    private ShuffleTimer timedShuffle(EmbeddedTorus torus, long jobKey, String jobId, TreeSet<String> attempts,
-            int reduceAttempt) throws InterruptedException {
+    private ShuffleTimer timedShuffle(EmbeddedTorus torus, BenchJob job, int reduceAttempt,
+            Optional<PrintWriter> progress) throws InterruptedException {
         List<RootReducer> reducers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         for (int p = 0; p < options.reducers(); p++) {
             int root = options.rootOf(p);
-            ShuffleSpec spec = new ShuffleSpec(jobKey, jobId, p, reduceAttempt, torus.shape().coord(root),
-                    options.mode(), options.trees(), attempts);
+            ShuffleSpec spec = new ShuffleSpec(job.key(), job.id(), p, reduceAttempt, torus.shape().coord(root),
+                    options.mode(), options.trees(), job.mapAttempts());
             RootStream stream = torus.service(root).startShuffle(spec);
             RootReducer reducer = new RootReducer(p, stream, STALL_LIMIT);
             Thread t = new Thread(reducer, "bench-reducer-" + p);
@@ -322,7 +333,7 @@ public final class ShuffleBenchRunner {
             reducers.add(reducer);
             threads.add(t);
         }
-        ScheduledExecutorService ticker = progress.isPresent() ? startProgress(reducers, start) : null;
+        ScheduledExecutorService ticker = progress.isPresent() ? startProgress(progress.get(), reducers, start) : null;
         try {
             for (Thread t : threads) {
                 t.join();
@@ -348,13 +359,13 @@ public final class ShuffleBenchRunner {
         return new ShuffleTimer(reducers, (end - start) / 1e9, utilisation, cpuSeconds);
     }
 
-    private ScheduledExecutorService startProgress(List<RootReducer> reducers, long start) {
+    private static ScheduledExecutorService startProgress(PrintWriter out, List<RootReducer> reducers,
+            long start) {
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "bench-progress");
             t.setDaemon(true);
             return t;
         });
-        PrintWriter out = progress.orElseThrow();
         ticker.scheduleAtFixedRate(() -> {
             long bytes = reducers.stream().mapToLong(RootReducer::bytesDelivered).sum();
             out.printf(Locale.ROOT, "bench shuffle: %.0f s, %.2f MB into the roots%n",
@@ -382,7 +393,7 @@ public final class ShuffleBenchRunner {
         return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(), bound, switchBound,
                 workload.manifest().intermediateBytes(), reference.outputBytes(), intoRoots, linkBytes, combined,
                 records, reference.records(), digest.finish(), reference.digest(), timed.cpuUtilisation(),
-                timed.cpuSeconds(),                 Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);
+                timed.cpuSeconds(), Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);
     }
 
     /** Process CPU time in nanoseconds, or -1 where the JVM does not report it. */

@@ -107,6 +107,7 @@ class ShuffleBenchTest {
         assertTrue(Double.isNaN(unknownCpu.mapOutputMbPerCpuSecond()));
         assertTrue(unknownCpu.toText().contains("map output / cpu-s   n/a"), unknownCpu.toText());
     }
+
     /**
      * Warm daemons and repeated shuffles: another job's shuffle first, then the measured job's three times on the
      * same torus. The result is one shuffle, the median by time: its output is the reference, its bytes into the root
