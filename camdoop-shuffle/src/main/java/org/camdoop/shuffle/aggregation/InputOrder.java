@@ -26,14 +26,12 @@ final class InputOrder {
         this.heads = new NormalizedKey[this.inputs.length];
         this.keys = new RawBytes[this.inputs.length];
         this.stable = new boolean[this.inputs.length];
-        for (int i = 0; i < keys.length; i++) {
+        for (int i = 0; i < heads.length; i++) {
+            heads[i] = new NormalizedKey();
             stable[i] = this.inputs[i].stableViews();
             if (stable[i]) {
                 keys[i] = this.inputs[i].key();
             }
-        }
-        for (int i = 0; i < heads.length; i++) {
-            heads[i] = new NormalizedKey();
         }
     }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -38,7 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalChannelAttackTest {
     private static final String JOB = "job_1700000000000_0042";
     private static final byte[] SECRET = LocalDaemonFixture.SECRET;
-    private static final Map<String, Long> EXPECTED = Map.of("apple", 3L, "pear", 2L);
 
     @TempDir
     Path dir;
@@ -67,7 +65,7 @@ class LocalChannelAttackTest {
                 assertTrue(halfOpen.closedByDaemon(), "a frame stalled mid-way is closed at the frame timeout");
                 assertTrue(silent.closedByDaemon(), "a connection that never sends is closed at the idle timeout");
             }
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 
@@ -97,7 +95,7 @@ class LocalChannelAttackTest {
             assertEquals("too many local connections (3): connection from user " + UnixPeers.processUser()
                     + " refused", a4.refusal(Refusal.REFUSED));
             assertTrue(a1.closedByDaemon() && a2.closedByDaemon() && a3.closedByDaemon());
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 
@@ -111,7 +109,7 @@ class LocalChannelAttackTest {
             }));
             assertEquals("local request type 4 out of place", attacker.refusal(Refusal.MALFORMED));
             assertTrue(attacker.closedByDaemon());
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 
@@ -155,7 +153,7 @@ class LocalChannelAttackTest {
                 assertEquals("shuffle of " + JOB + " partition 0 refused: no fresh nonce (send NONCE first)",
                         noNonce.refusal(Refusal.BAD_PROOF));
             }
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 
@@ -187,7 +185,7 @@ class LocalChannelAttackTest {
             c.send(LocalWire.START_SHUFFLE, startBody(JOB, 1, List.of("attempt_1700000000000_0042_r_000000_0")));
             assertEquals("malformed local request 5: attempt attempt_1700000000000_0042_r_000000_0 is not a map "
                     + "attempt", c.refusal(Refusal.MALFORMED));
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 
@@ -232,7 +230,7 @@ class LocalChannelAttackTest {
                 assertTrue(closed, "a connection sending only NONCEs stayed open for 5 s (idle timeout 600 ms)");
                 assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "closed late");
             }
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 
@@ -267,7 +265,7 @@ class LocalChannelAttackTest {
             }
             assertTrue(closed, "a connection of queued NONCEs read slowly stayed open for 5 s (idle timeout 600 ms)");
             assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "closed late");
-            assertEquals(EXPECTED, LocalDaemonFixture.runWordCount(d, dir, JOB));
+            assertEquals(LocalDaemonFixture.WORD_COUNTS, LocalDaemonFixture.runWordCount(d, dir, JOB));
         }
     }
 

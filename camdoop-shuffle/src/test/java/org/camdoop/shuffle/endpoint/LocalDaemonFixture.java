@@ -34,6 +34,8 @@ import org.camdoop.torus.trees.TreeChoice;
 /** A real one-server daemon on a Unix domain socket, and a legitimate word-count job run through it. */
 final class LocalDaemonFixture {
     static final byte[] SECRET = "shuffle secret".getBytes();
+    /** The word counts {@link #runWordCount}'s one map output holds, and so what a correct shuffle of it delivers. */
+    static final Map<String, Long> WORD_COUNTS = Map.of("apple", 3L, "pear", 2L);
 
     private LocalDaemonFixture() {}
 
@@ -75,7 +77,9 @@ final class LocalDaemonFixture {
         job.set("mapreduce.job.id", jobId);
         JobSpec spec = JobSpec.fromJobConf(job, List.of());
         // Where the NodeManager's layout puts the attempt's output: the daemon derives the path itself.
-        NodeManagerDirs.writeWordCounts(job, dir.resolve("nm-local"), jobId, attempt, Map.of("apple", 3, "pear", 2));
+        Map<String, Integer> counts = new TreeMap<>();
+        WORD_COUNTS.forEach((word, n) -> counts.put(word, Math.toIntExact(n)));
+        NodeManagerDirs.writeWordCounts(job, dir.resolve("nm-local"), jobId, attempt, counts);
         MapOutput output = new MapOutput(jobId, attempt, 1);
         try (DaemonClient client = connect(d)) {
             client.registerJob(spec, JobTokenProof.forSpec(SECRET, spec));
