@@ -41,6 +41,8 @@ final class RootReducer implements Runnable {
     private int currentLength;
     private int currentSum;
     private Outcome outcome;
+    /** System.nanoTime of the first chunk, 0 before one arrived; owned by the reducer thread. */
+    private long firstChunkNanos;
 
     RootReducer(int partition, RootStream stream, Duration stallLimit) {
         this.partition = partition;
@@ -65,6 +67,9 @@ final class RootReducer implements Runnable {
         while (true) {
             StreamItem next = stream.next(stallLimit);
             if (next instanceof StreamItem.Chunk chunk) {
+                if (firstChunkNanos == 0) {
+                    firstChunkNanos = System.nanoTime();
+                }
                 run.offer(chunk.bytes(), chunk.length());
                 reduceAvailable();
             } else if (next instanceof StreamItem.End end) {
@@ -122,6 +127,11 @@ final class RootReducer implements Runnable {
     /** Bytes the root stream delivered so far; safe from any thread. */
     long bytesDelivered() {
         return stream.bytesDelivered();
+    }
+
+    /** System.nanoTime at which the first chunk arrived, or 0 if none did. Read after joining. */
+    long firstChunkNanos() {
+        return firstChunkNanos;
     }
 
     /** How it ended; empty until {@link #run} returned. Read after joining the reducer's thread. */

@@ -12,6 +12,8 @@ import java.util.Locale;
  * @param options           what was run
  * @param ratioSAchieved    S as generated (output bytes / intermediate bytes)
  * @param seconds           from starting the shuffles to the last root's end, the reduce included
+ * @param firstByteSeconds  from starting the shuffles to the first chunk reaching the last reducer to get one: how long
+ *                          the trees take to fill before the reducers see data; NaN if no reducer got a chunk
  * @param lowerBound        the least time for the busiest root (see {@link LowerBound})
  * @param switchBound       the paper's switch bounds for the same workload (see {@link SwitchBound})
  * @param intermediateBytes all map outputs
@@ -31,7 +33,7 @@ import java.util.Locale;
  * @param startupSeconds    starting the embedded torus (not in {@code seconds})
  */
 public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchieved, double seconds,
-        LowerBound lowerBound, SwitchBound switchBound, long intermediateBytes, long outputBytes, long bytesIntoRoots, long linkBytesTotal,
+        double firstByteSeconds, LowerBound lowerBound, SwitchBound switchBound, long intermediateBytes, long outputBytes, long bytesIntoRoots, long linkBytesTotal,
         long recordsCombined, long outputRecords, long referenceRecords, String outputSha256, String referenceSha256,
         double cpuUtilisation, double cpuSeconds, int cores, double generateSeconds, double startupSeconds) {
 
@@ -64,6 +66,7 @@ public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchie
         o.put("link_mbps", options.linkMbps());
         o.put("seed", options.seed());
         o.put("seconds", seconds);
+        putNumber(o, "first_byte_seconds", firstByteSeconds);
         putNumber(o, "lower_bound_seconds", lowerBound.seconds());
         putNumber(o, "ratio_to_lower_bound", ratioToLowerBound());
         o.put("lower_bound_bytes", lowerBound.bytes());
@@ -109,6 +112,8 @@ public record ShuffleBenchResult(ShuffleBenchOptions options, double ratioSAchie
                 options.linkMbps() == 0 ? "unshaped" : options.linkMbps() + " Mbit/s", options.seed()));
         row(b, "segment", options.segmentBytes() + " bytes");
         row(b, "shuffle + reduce", String.format(Locale.ROOT, "%.3f s", seconds));
+        row(b, "first bytes", Double.isFinite(firstByteSeconds)
+                ? String.format(Locale.ROOT, "%.3f s (until the reducers' first chunk)", firstByteSeconds) : "n/a");
         row(b, "lower bound", Double.isFinite(lowerBound.seconds())
                 ? String.format(Locale.ROOT, "%.3f s (%d bytes over %d link(s)); ratio %.2f", lowerBound.seconds(),
                         lowerBound.bytes(), lowerBound.inboundLinks(), ratioToLowerBound())

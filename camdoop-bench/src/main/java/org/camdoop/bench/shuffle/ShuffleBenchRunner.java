@@ -287,8 +287,8 @@ public final class ShuffleBenchRunner {
     }
 
     /** The timed part: R shuffles at once, a reducer thread per root, and the CPU they used. */
-    private record ShuffleTimer(List<RootReducer> reducers, double seconds, double cpuUtilisation,
-            double cpuSeconds) {
+    private record ShuffleTimer(List<RootReducer> reducers, double seconds, double firstByteSeconds,
+            double cpuUtilisation, double cpuSeconds) {
     }
 
     /** Runs the timed part, inside a JFR recording if {@code --profile} asked for one. */
@@ -345,7 +345,11 @@ public final class ShuffleBenchRunner {
         }
         long cpu = processCpuNanos() - cpuStart;
         long end = start;
+        long firstByte = -1;
         for (RootReducer r : reducers) {
+            if (r.firstChunkNanos() != 0) {
+                firstByte = Math.max(firstByte, r.firstChunkNanos() - start);
+            }
             RootReducer.Outcome outcome = r.outcome().orElseThrow();
             if (outcome instanceof RootReducer.Failed failed) {
                 throw new IllegalStateException("shuffle failed: " + failed.reason());
@@ -356,7 +360,8 @@ public final class ShuffleBenchRunner {
         double cores = Runtime.getRuntime().availableProcessors();
         double utilisation = cpuStart < 0 ? Double.NaN : cpu / (wallAll * cores);
         double cpuSeconds = cpuStart < 0 ? Double.NaN : cpu / 1e9;
-        return new ShuffleTimer(reducers, (end - start) / 1e9, utilisation, cpuSeconds);
+        return new ShuffleTimer(reducers, (end - start) / 1e9, firstByte < 0 ? Double.NaN : firstByte / 1e9,
+                utilisation, cpuSeconds);
     }
 
     private static ScheduledExecutorService startProgress(PrintWriter out, List<RootReducer> reducers,
@@ -390,7 +395,8 @@ public final class ShuffleBenchRunner {
             linkBytes += ended.end().linkBytes();
             combined += ended.end().recordsCombined();
         }
-        return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(), bound, switchBound,
+        return new ShuffleBenchResult(options, workload.achievedOutputRatio(), timed.seconds(),
+                timed.firstByteSeconds(), bound, switchBound,
                 workload.manifest().intermediateBytes(), reference.outputBytes(), intoRoots, linkBytes, combined,
                 records, reference.records(), digest.finish(), reference.digest(), timed.cpuUtilisation(),
                 timed.cpuSeconds(), Runtime.getRuntime().availableProcessors(), generateSeconds, startupSeconds);

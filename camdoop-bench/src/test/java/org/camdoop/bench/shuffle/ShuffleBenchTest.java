@@ -29,7 +29,7 @@ class ShuffleBenchTest {
             "intermediate_bytes", "bytes_into_roots", "link_bytes_total", "output_records", "output_sha256",
             "reference_sha256", "ratio_to_lower_bound", "shape", "trees", "reducers", "ratio_s", "ratio_s_achieved",
             "mb_per_server", "link_mbps", "records_combined", "cpu_utilisation", "reference_records", "cpu_seconds",
-            "map_output_mb_per_cpu_second");
+            "map_output_mb_per_cpu_second", "first_byte_seconds");
 
     private static ShuffleBenchResult run(ShuffleMode mode, double s, int reducers, TreeChoice trees, double mbps)
             throws Exception {
@@ -50,6 +50,8 @@ class ShuffleBenchTest {
             assertEquals(r.referenceSha256(), r.outputSha256(), r.options().mode().label());
             assertEquals(r.referenceRecords(), r.outputRecords());
             assertTrue(r.correct());
+            assertTrue(r.firstByteSeconds() > 0 && r.firstByteSeconds() <= r.seconds(),
+                    "first bytes at " + r.firstByteSeconds() + " s of " + r.seconds());
         }
     }
 
@@ -101,7 +103,7 @@ class ShuffleBenchTest {
         assertTrue(text.contains(String.format(java.util.Locale.ROOT, "%.1f MB per CPU-second",
                 r.mapOutputMbPerCpuSecond())), text);
         ShuffleBenchResult unknownCpu = new ShuffleBenchResult(r.options(), r.ratioSAchieved(), r.seconds(),
-                r.lowerBound(), r.switchBound(), r.intermediateBytes(), r.outputBytes(), r.bytesIntoRoots(),
+                r.firstByteSeconds(), r.lowerBound(), r.switchBound(), r.intermediateBytes(), r.outputBytes(), r.bytesIntoRoots(),
                 r.linkBytesTotal(), r.recordsCombined(), r.outputRecords(), r.referenceRecords(), r.outputSha256(),
                 r.referenceSha256(), Double.NaN, Double.NaN, r.cores(), r.generateSeconds(), r.startupSeconds());
         assertTrue(Double.isNaN(unknownCpu.mapOutputMbPerCpuSecond()));
