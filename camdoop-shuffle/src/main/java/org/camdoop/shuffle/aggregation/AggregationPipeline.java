@@ -96,6 +96,11 @@ public final class AggregationPipeline implements AutoCloseable {
         return merger.blockedInput();
     }
 
+    /** How far through the key space the merge has come ({@link KWayMerger#frontier}). */
+    public long frontier() {
+        return merger.frontier();
+    }
+
     public AggregationCounters counters() {
         return counters;
     }

@@ -34,6 +34,8 @@ public final class KWayMerger implements SortedRun {
     private int liveCount;
     /** The input whose record was returned last and must be advanced before the next one, or -1. */
     private int current = -1;
+    /** The input whose record was returned last, kept after the merge ended (its head is still that key); or -1. */
+    private int returnedLast = -1;
     private int blocked = -1;
     private RawBytes currentKey;
     private RawBytes currentValue;
@@ -107,6 +109,7 @@ public final class KWayMerger implements SortedRun {
             return Advance.END;
         }
         current = winner;
+        returnedLast = winner;
         currentKey = order.key(winner);
         currentValue = values[winner] != null ? values[winner] : inputs[winner].value();
         counters.recordIn(currentKey.length(), currentValue.length());
@@ -140,6 +143,14 @@ public final class KWayMerger implements SortedRun {
      */
     NormalizedKey currentComparedKey() {
         return order.head(current);
+    }
+
+    /**
+     * How far through the key space the merge has come: the first word of the key it returned last
+     * ({@link NormalizedKey#firstWord}, unsigned), 0 before its first record and for keys without a byte order.
+     */
+    public long frontier() {
+        return returnedLast >= 0 ? order.head(returnedLast).firstWord() : 0;
     }
 
     /** The order the merge compares keys in. */

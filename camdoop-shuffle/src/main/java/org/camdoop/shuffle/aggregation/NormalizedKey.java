@@ -84,4 +84,12 @@ final class NormalizedKey {
         return KeyOrder.compareBytes(array, bodyStart + WORDS_BYTES, bodyLength - WORDS_BYTES,
                 other.array, other.bodyStart + WORDS_BYTES, other.bodyLength - WORDS_BYTES);
     }
+
+    /**
+     * The key's first eight body bytes as an unsigned big-endian word (zero-padded): where it lies in the key space, in
+     * order with {@link #compareTo} wherever the words differ; 0 for a key the comparator must decide.
+     */
+    long firstWord() {
+        return bodyStart >= 0 ? first : 0;
+    }
 }

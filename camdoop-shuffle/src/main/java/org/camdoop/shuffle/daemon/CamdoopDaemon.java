@@ -29,7 +29,7 @@ import org.camdoop.shuffle.daemon.status.DaemonSnapshot;
 import org.camdoop.shuffle.daemon.status.PeerStatusView;
 import org.camdoop.shuffle.daemon.status.StatusHttpServer;
 import org.camdoop.shuffle.service.CamdoopService;
-import org.camdoop.shuffle.service.LevelledExecutor;
+import org.camdoop.shuffle.service.VertexExecutor;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
@@ -122,7 +122,7 @@ public final class CamdoopDaemon implements AutoCloseable {
         List<Path> localDirs = daemon.localDirs();
         JarCache jarCache = JarCache.open(jobs, localDirs.get(0).resolve("camdoop/jar-cache"));
         EventLoopGroup loop = TorusNode.groupFor(topology, transport, 1);
-        ExecutorService vertices = new LevelledExecutor(daemon.vertexThreads(), named("camdoop-vertex"));
+        ExecutorService vertices = new VertexExecutor(daemon.vertexThreads(), named("camdoop-vertex"));
         ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(named("camdoop-housekeeping"));
         TorusNode node = null;
         JobRegistry registry = null;

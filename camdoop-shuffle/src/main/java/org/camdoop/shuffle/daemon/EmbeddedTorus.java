@@ -27,7 +27,7 @@ import org.camdoop.shuffle.jobs.RegisterOutcome;
 import org.camdoop.shuffle.protocol.JobSpec;
 import org.camdoop.shuffle.service.AggregationSpecs;
 import org.camdoop.shuffle.service.CamdoopService;
-import org.camdoop.shuffle.service.LevelledExecutor;
+import org.camdoop.shuffle.service.VertexExecutor;
 import org.camdoop.shuffle.service.MapOutputCatalog;
 import org.camdoop.shuffle.service.pacing.StreamPacer;
 import org.camdoop.shuffle.service.pacing.SwitchPacer;
@@ -97,7 +97,7 @@ public final class EmbeddedTorus implements AutoCloseable {
                 ? Topology.inJvm(shape, "embedded-" + System.identityHashCode(this))
                 : Topology.tcp(shape, loopbackPorts(shape, view));
         this.group = TorusNode.groupFor(topology, config, Math.max(1, threads));
-        this.vertexThreads = new LevelledExecutor(Math.max(1, threads), r -> {
+        this.vertexThreads = new VertexExecutor(Math.max(1, threads), r -> {
             Thread t = new Thread(r, "camdoop-vertex");
             t.setDaemon(true);
             return t;

@@ -105,10 +105,17 @@ class BlockedRuleTest {
         boolean[] finished = new boolean[inputs.size()];
         List<Records.Raw> out = new ArrayList<>();
         int blocks = 0;
+        long frontier = 0;
+        assertEquals(0, merger.frontier(), "no key yet");
         while (true) {
             Advance a = stage.advance();
             if (a == Advance.END) {
                 break;
+            }
+            assertTrue(Long.compareUnsigned(merger.frontier(), frontier) >= 0, "the frontier went back");
+            frontier = merger.frontier();
+            if (a == Advance.RECORD && !combine) {
+                assertEquals(firstWordOfText(stage.key()), frontier, "the key returned last");
             }
             if (a == Advance.RECORD) {
                 assertEmittedSafely(watched, stage.key(), spec.sortComparator(), combine);
@@ -135,6 +142,17 @@ class BlockedRuleTest {
         }
         assertTrue(blocks > inputs.size(), "the schedule really made the merge wait: " + blocks);
         return out;
+    }
+
+    /** A serialized Text's first eight bytes after its length, big-endian, zero-padded: its place in the key space. */
+    private static long firstWordOfText(RawBytes key) {
+        int body = key.offset() + org.apache.hadoop.io.WritableUtils.decodeVIntSize(key.array()[key.offset()]);
+        long word = 0;
+        for (int i = 0; i < Long.BYTES; i++) {
+            int at = body + i;
+            word = (word << 8) | (at < key.offset() + key.length() ? key.array()[at] & 0xFF : 0);
+        }
+        return word;
     }
 
     private static void assertSameRecords(List<Records.Raw> expected, List<Records.Raw> actual) {

@@ -11,8 +11,8 @@ import java.util.Optional;
  * @param inputs  the streams it must receive, one per child, each until its end
  * @param local   which slice of this server's own map outputs it reads, if any
  * @param output  its stream to its parent; empty for the root, whose output goes to the reduce task
- * @param level   how many tree edges separate it from the root (0 for the root): the daemon runs vertices nearer the
- *                root first, so data moves towards the reducer rather than piling up in the lower windows
+ * @param level   how many tree edges separate it from the root (0 for the root): of two vertices equally far
+ *                through the key space, the daemon runs the nearer the root first
  */
 public record VertexPlan(int tree, int vertex, List<StreamEdge> inputs, Optional<LocalSlice> local,
         Optional<StreamEdge> output, int level) {

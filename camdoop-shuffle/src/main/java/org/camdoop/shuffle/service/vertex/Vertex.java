@@ -57,8 +57,8 @@ public final class Vertex implements VertexInput {
     private final String label;
     private final ConcurrentLinkedQueue<Event> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    /** What {@link #schedule()} submits, made once: the vertex nearer the root runs first (LevelledExecutor). */
-    private final Levelled run;
+    /** What {@link #schedule()} submits, made once: the vertex furthest behind runs first (VertexExecutor). */
+    private final VertexRun run;
 
     // Owned by run().
     private VertexState state = VertexState.WAITING_FOR_INPUTS;
@@ -75,6 +75,8 @@ public final class Vertex implements VertexInput {
     private boolean yielded;
     private long linkBytesOut;
     private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
+    /** The merge's frontier after the last run, for the executor's order (written by run(), read when scheduled). */
+    private volatile long frontier;
     /** Records this vertex's own combining removed (its children's not counted), published when it finishes. */
     private volatile long combinedHere;
     /** When the current wait for credit began (owned by run()), and the waits' total, published when it finishes. */
@@ -87,11 +89,22 @@ public final class Vertex implements VertexInput {
     public Vertex(VertexContext context, String coordLabel) {
         this.context = context;
         this.label = context.label(coordLabel);
-        int level = context.plan().level() + 1;
-        this.run = new Levelled() {
+        String job = context.shuffle().jobId();
+        int depth = context.plan().level();
+        this.run = new VertexRun() {
             @Override
-            public int level() {
-                return level;
+            public String job() {
+                return job;
+            }
+
+            @Override
+            public long frontier() {
+                return frontier;
+            }
+
+            @Override
+            public int depth() {
+                return depth;
             }
 
             @Override
@@ -188,6 +201,9 @@ public final class Vertex implements VertexInput {
             failNow(e.getMessage() == null ? e.toString() : e.getMessage());
         }
         published = state;
+        if (pipeline != null) {
+            frontier = pipeline.frontier();
+        }
         // Cleared last, then re-checked: an event posted while we ran found the flag set and did not schedule, so we
         // must; one posted after the check finds the flag clear and schedules itself. Never two runs at once.
         scheduled.set(false);

@@ -101,6 +101,20 @@ class HeldPartialChunkTest {
         assertNull(output.whenSent, "nothing to wait for");
     }
 
+    /**
+     * Each run the vertex submits says where it stands, for the vertex threads' order (VertexExecutor): its job, its
+     * distance from the root, and its frontier, the first bytes of the key it merged last ("c", where it blocked).
+     */
+    @Test
+    void itsRunsSayHowFarThroughTheKeySpaceItCame() throws Exception {
+        Vertex vertex = blockedAfterMergingAToC();
+        vertex.onChunk(1, chunk("e"));
+        VertexRun next = (VertexRun) queued.peek();
+        assertEquals("job_1_0001", next.job());
+        assertEquals(0, next.depth(), "the root");
+        assertEquals((long) 'c' << 56, next.frontier(), "the word of the last key merged, c, zero-padded");
+    }
+
     /** What the vertex merged before it blocked: a, one b per child but the first, c. */
     private final List<String> mergedAToC = new ArrayList<>();
 

@@ -1,0 +1,21 @@
+package org.camdoop.shuffle.service.vertex;
+
+/**
+ * A vertex's run, saying where the vertex stands, so an executor that knows ({@code VertexExecutor}) can run first
+ * the vertex its job waits for; any other executor runs it as a plain task.
+ */
+public interface VertexRun extends Runnable {
+
+    /** The job the vertex serves: the jobs on a daemon take turns. */
+    String job();
+
+    /**
+     * How far through the key space the vertex's merge has come: the first eight bytes of the key it emitted last, an
+     * unsigned word (see {@code KWayMerger.frontier}); 0 before its first record, and always for keys the job's
+     * comparator orders other than by their bytes. Read when the run is submitted.
+     */
+    long frontier();
+
+    /** The vertex's distance from its tree's root: of two vertices at the same frontier, the nearer runs first. */
+    int depth();
+}
