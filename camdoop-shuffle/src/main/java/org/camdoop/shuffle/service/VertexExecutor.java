@@ -17,9 +17,9 @@ import org.camdoop.shuffle.service.vertex.VertexRun;
 
 /**
  * The vertex threads: a fixed set of threads running control work first (service messages, a shuffle's set-up: any
- * task that is not a {@link VertexRun}), in arrival order, and then vertex runs. The jobs with runs waiting take turns,
- * one run each; within a job, the vertex furthest behind in the key space runs first ({@link VertexRun#frontier}),
- * and of two at the same frontier the one nearer its root, then the one waiting longer.
+ * task that is not a {@link VertexRun}), in arrival order, and then vertex runs. The shuffles with runs waiting take
+ * turns, one run each; within a shuffle, the vertex furthest behind in the key space runs first
+ * ({@link VertexRun#frontier}), and of two at the same frontier the one nearer its root, then the one waiting longer.
  *
  * <p>Why furthest behind first: a reducer's stream advances only as far as the slowest vertex below it, since a merge
  * emits a key only once every input has passed it. Running the vertex that lags keeps every tree's vertices at about
@@ -28,12 +28,14 @@ import org.camdoop.shuffle.service.vertex.VertexRun;
  * had room, filled every window before the root delivered much (9 % of the output at half the shuffle's time, S=1,
  * 3x3x3). Nearest the root first moved data up once it reached the upper levels, but the vertices without children
  * near the root still ran ahead of the deepest chains: nothing reached the reducer for the first 0.35-0.45 s of a
- * 0.6-1.8 s shuffle (performance.md, section 13). The frontiers of different jobs' keys mean nothing to each other,
- * hence turns between jobs; those of one job's partitions share one key space, so its reducers advance together.
+ * 0.6-1.8 s shuffle (performance.md, section 13). Frontiers are compared only within a shuffle: those of different jobs
+ * mean nothing to each other, and a range partitioner gives each partition its own part of the key space, so across
+ * partitions the lowest would run first and the others wait. Keys that share their first eight bytes share a frontier,
+ * and among them the order falls back to nearest the root first.
  *
  * <p>No run starves for long: a vertex has work only when data reached it from below or room opened above, and the
  * windows between them are bounded. Strict priority would still turn a vertex that keeps rescheduling itself without
- * progress (a bug, like the closed-stream wake-up loop of 2026-11-26) into a hang of every other vertex of its job,
+ * progress (a bug, like the closed-stream wake-up loop of 2026-11-26) into a hang of the other vertices of its shuffle,
  * where a FIFO only wastes CPU; so every {@value #OLDEST_EVERY}th run is the one that has waited longest. The queues
  * are not bounded here: each vertex has at most one run queued ({@code Vertex}'s flag), and the service inbox bounds
  * the messages waiting.
@@ -60,9 +62,9 @@ public final class VertexExecutor extends AbstractExecutorService {
     private final Condition work = lock.newCondition();
     private final Condition finished = lock.newCondition();
     private final ArrayDeque<Runnable> control = new ArrayDeque<>();
-    /** The runs waiting, per job; a job leaves the map (and the turns) when it has none. */
+    /** The runs waiting, per shuffle; a shuffle leaves the map (and the turns) when it has none. */
     private final Map<String, PriorityQueue<Queued>> waiting = new HashMap<>();
-    /** Jobs with runs waiting, in the order of their next turn. */
+    /** Shuffles with runs waiting, in the order of their next turn. */
     private final ArrayDeque<String> turns = new ArrayDeque<>();
     private final List<Thread> threads = new ArrayList<>();
     private long submitted;
@@ -98,13 +100,13 @@ public final class VertexExecutor extends AbstractExecutorService {
             if (run == null) {
                 control.addLast(task);
             } else {
-                PriorityQueue<Queued> job = waiting.get(run.job());
-                if (job == null) {
-                    job = new PriorityQueue<>(BEHIND_FIRST);
-                    waiting.put(run.job(), job);
-                    turns.addLast(run.job());
+                PriorityQueue<Queued> runs = waiting.get(run.shuffle());
+                if (runs == null) {
+                    runs = new PriorityQueue<>(BEHIND_FIRST);
+                    waiting.put(run.shuffle(), runs);
+                    turns.addLast(run.shuffle());
                 }
-                job.add(new Queued(run, frontier, depth, submitted++));
+                runs.add(new Queued(run, frontier, depth, submitted++));
                 queuedRuns++;
             }
             work.signal();
@@ -137,7 +139,7 @@ public final class VertexExecutor extends AbstractExecutorService {
         }
     }
 
-    /** The next task (control work first, then the jobs' turns); null once shut down with nothing queued. */
+    /** The next task (control work first, then the shuffles' turns); null once shut down with nothing queued. */
     private Runnable next() {
         lock.lock();
         try {
@@ -154,11 +156,9 @@ public final class VertexExecutor extends AbstractExecutorService {
                 }
             }
             // A task that left its thread interrupted (a user's combiner that restored the flag) must not hand the
-            // interrupt to the next: a FileChannel read under it closes a map output vertices share. After
-            // shutdownNow the flag is the worker's signal to stop, and stays.
-            if (!shutdown) {
-                Thread.interrupted();
-            }
+            // interrupt to the next: a FileChannel read under it closes a map output vertices share. That holds while
+            // shutdown() drains the queues too; after shutdownNow() they are empty, and the worker stops above.
+            Thread.interrupted();
             Runnable task = control.pollFirst();
             return task != null ? task : nextRun();
         } finally {
@@ -166,9 +166,9 @@ public final class VertexExecutor extends AbstractExecutorService {
         }
     }
 
-    /** The next vertex run: the next job's furthest behind, or every {@value #OLDEST_EVERY}th time the oldest. */
+    /** The next vertex run: the next shuffle's furthest behind, or every {@value #OLDEST_EVERY}th time the oldest. */
     private VertexRun nextRun() {
-        String job;
+        String shuffle;
         Queued chosen;
         if (++dispatchedRuns % OLDEST_EVERY == 0) {
             chosen = null;
@@ -179,18 +179,18 @@ public final class VertexExecutor extends AbstractExecutorService {
                     }
                 }
             }
-            job = chosen.run().job();
-            waiting.get(job).remove(chosen);
-            turns.remove(job);
+            shuffle = chosen.run().shuffle();
+            waiting.get(shuffle).remove(chosen);
+            turns.remove(shuffle);
         } else {
-            job = turns.pollFirst();
-            chosen = waiting.get(job).poll();
+            shuffle = turns.pollFirst();
+            chosen = waiting.get(shuffle).poll();
         }
         queuedRuns--;
-        if (waiting.get(job).isEmpty()) {
-            waiting.remove(job);
+        if (waiting.get(shuffle).isEmpty()) {
+            waiting.remove(shuffle);
         } else {
-            turns.addLast(job);
+            turns.addLast(shuffle);
         }
         return chosen.run();
     }

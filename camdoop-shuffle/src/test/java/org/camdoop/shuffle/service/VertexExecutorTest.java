@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class VertexExecutorTest {
 
-    private static VertexRun run(String job, long frontier, int depth, Runnable r) {
+    private static VertexRun run(String shuffle, long frontier, int depth, Runnable r) {
         return new VertexRun() {
             @Override
-            public String job() {
-                return job;
+            public String shuffle() {
+                return shuffle;
             }
 
             @Override
@@ -42,7 +42,7 @@ class VertexExecutorTest {
         };
     }
 
-    /** One job: control work first, then the furthest behind (unsigned), then nearer the root, then arrival. */
+    /** One shuffle: control work first, then the furthest behind (unsigned), then nearer the root, then arrival. */
     @Test
     void runsControlWorkFirstThenTheVertexFurthestBehind() throws Exception {
         VertexExecutor executor = new VertexExecutor(1, Thread::new);
@@ -62,9 +62,12 @@ class VertexExecutorTest {
                 "high bit"), ran);
     }
 
-    /** Frontiers of different jobs are not compared: the jobs with runs waiting take one turn each. */
+    /**
+     * Frontiers of different shuffles are not compared (other jobs' keys, or another range of a range-partitioned
+     * job's: "b" is far ahead of "a" in the key space): the shuffles with runs waiting take one turn each.
+     */
     @Test
-    void jobsTakeTurns() throws Exception {
+    void shufflesTakeTurns() throws Exception {
         VertexExecutor executor = new VertexExecutor(1, Thread::new);
         CountDownLatch blocker = occupyTheOnlyThread(executor);
         List<String> ran = new CopyOnWriteArrayList<>();
@@ -116,11 +119,45 @@ class VertexExecutorTest {
             aheadRan.countDown();
         }));
         blocker.countDown();
-        assertTrue(aheadRan.await(10, TimeUnit.SECONDS), "the other run never ran (" + spins.get() + " spins)");
-        spin.set(false);
+        try {
+            assertTrue(aheadRan.await(10, TimeUnit.SECONDS), "the other run never ran (" + spins.get() + " spins)");
+        } finally {
+            spin.set(false);
+        }
         executor.shutdown();
         assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
         assertTrue(spinsBefore[0] < VertexExecutor.OLDEST_EVERY, "it waited " + spinsBefore[0] + " spins");
+    }
+
+    /**
+     * The sixteenth run is the oldest waiting, whatever its frontier, and the turns go on after it: shuffle a's run far
+     * ahead (submitted first) goes sixteenth, between a's runs at frontier 0, and b, emptied by its first turn, is not
+     * served again.
+     */
+    @Test
+    void everySixteenthRunIsTheOldestAndTheTurnsGoOn() throws Exception {
+        VertexExecutor executor = new VertexExecutor(1, Thread::new);
+        CountDownLatch blocker = occupyTheOnlyThread(executor);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        executor.execute(run("a", 99, 1, () -> ran.add("a far ahead")));
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 1; i <= 16; i++) {
+            String name = "a" + i;
+            executor.execute(run("a", 0, 1, () -> ran.add(name)));
+        }
+        executor.execute(run("b", 0, 1, () -> ran.add("b")));
+        expected.add("a1");
+        expected.add("b");
+        for (int i = 2; i <= 14; i++) {
+            expected.add("a" + i);
+        }
+        expected.add("a far ahead");
+        expected.add("a15");
+        expected.add("a16");
+        blocker.countDown();
+        executor.shutdown();
+        assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
+        assertEquals(expected, ran);
     }
 
     @Test

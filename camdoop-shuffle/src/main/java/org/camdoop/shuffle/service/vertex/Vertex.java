@@ -89,12 +89,13 @@ public final class Vertex implements VertexInput {
     public Vertex(VertexContext context, String coordLabel) {
         this.context = context;
         this.label = context.label(coordLabel);
-        String job = context.shuffle().jobId();
+        String shuffle = context.shuffle().jobId() + " p" + context.shuffle().partition() + " a"
+                + context.shuffle().attempt();
         int depth = context.plan().level();
         this.run = new VertexRun() {
             @Override
-            public String job() {
-                return job;
+            public String shuffle() {
+                return shuffle;
             }
 
             @Override

@@ -6,13 +6,17 @@ package org.camdoop.shuffle.service.vertex;
  */
 public interface VertexRun extends Runnable {
 
-    /** The job the vertex serves: the jobs on a daemon take turns. */
-    String job();
+    /**
+     * The shuffle the vertex serves (its job, partition and reduce attempt): the shuffles on a daemon take turns, and
+     * frontiers are compared only within one. Those of different jobs mean nothing to each other, and a range
+     * partitioner (TeraSort's) gives each partition of one job its own part of the key space.
+     */
+    String shuffle();
 
     /**
-     * How far through the key space the vertex's merge has come: the first eight bytes of the key it emitted last, an
-     * unsigned word (see {@code KWayMerger.frontier}); 0 before its first record, and always for keys the job's
-     * comparator orders other than by their bytes. Read when the run is submitted.
+     * How far through the key space the vertex's merge has come: the first eight bytes of the key its merge returned
+     * last, an unsigned word (see {@code KWayMerger.frontier}); 0 before its first record, and always for keys the
+     * job's comparator orders other than by their bytes. Read when the run is submitted.
      */
     long frontier();
 

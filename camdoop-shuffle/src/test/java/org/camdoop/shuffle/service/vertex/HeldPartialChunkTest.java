@@ -102,15 +102,15 @@ class HeldPartialChunkTest {
     }
 
     /**
-     * Each run the vertex submits says where it stands, for the vertex threads' order (VertexExecutor): its job, its
-     * distance from the root, and its frontier, the first bytes of the key it merged last ("c", where it blocked).
+     * Each run the vertex submits says where it stands, for the vertex threads' order (VertexExecutor): its shuffle,
+     * its distance from the root, and its frontier, the first bytes of the key it merged last ("c", where it blocked).
      */
     @Test
     void itsRunsSayHowFarThroughTheKeySpaceItCame() throws Exception {
         Vertex vertex = blockedAfterMergingAToC();
         vertex.onChunk(1, chunk("e"));
         VertexRun next = (VertexRun) queued.peek();
-        assertEquals("job_1_0001", next.job());
+        assertEquals("job_1_0001 p0 a0", next.shuffle(), "its job, partition and reduce attempt");
         assertEquals(0, next.depth(), "the root");
         assertEquals((long) 'c' << 56, next.frontier(), "the word of the last key merged, c, zero-padded");
     }
