@@ -19,27 +19,7 @@ import org.junit.jupiter.api.Timeout;
 class VertexExecutorTest {
 
     private static VertexRun run(String shuffle, long frontier, int depth, Runnable r) {
-        return new VertexRun() {
-            @Override
-            public String shuffle() {
-                return shuffle;
-            }
-
-            @Override
-            public long frontier() {
-                return frontier;
-            }
-
-            @Override
-            public int depth() {
-                return depth;
-            }
-
-            @Override
-            public void run() {
-                r.run();
-            }
-        };
+        return VertexRun.of(shuffle, depth, () -> frontier, r);
     }
 
     /** One shuffle: control work first, then the furthest behind (unsigned), then nearer the root, then arrival. */

@@ -92,27 +92,7 @@ public final class Vertex implements VertexInput {
         String shuffle = context.shuffle().jobId() + " p" + context.shuffle().partition() + " a"
                 + context.shuffle().attempt();
         int depth = context.plan().level();
-        this.run = new VertexRun() {
-            @Override
-            public String shuffle() {
-                return shuffle;
-            }
-
-            @Override
-            public long frontier() {
-                return frontier;
-            }
-
-            @Override
-            public int depth() {
-                return depth;
-            }
-
-            @Override
-            public void run() {
-                Vertex.this.run();
-            }
-        };
+        this.run = VertexRun.of(shuffle, depth, () -> frontier, this::run);
         int k = context.plan().inputs().size();
         this.children = new ChunkQueueRun[k];
         for (int i = 0; i < k; i++) {

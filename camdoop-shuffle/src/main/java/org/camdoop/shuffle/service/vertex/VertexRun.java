@@ -1,5 +1,7 @@
 package org.camdoop.shuffle.service.vertex;
 
+import java.util.function.LongSupplier;
+
 /**
  * A vertex's run, saying where the vertex stands, so an executor that knows ({@code VertexExecutor}) can run first
  * the vertex its job waits for; any other executor runs it as a plain task.
@@ -22,4 +24,29 @@ public interface VertexRun extends Runnable {
 
     /** The vertex's distance from its tree's root: of two vertices at the same frontier, the nearer runs first. */
     int depth();
+
+    /** A run of {@code body} that says it serves {@code shuffle} at {@code depth}, where {@code frontier} now is. */
+    static VertexRun of(String shuffle, int depth, LongSupplier frontier, Runnable body) {
+        return new VertexRun() {
+            @Override
+            public String shuffle() {
+                return shuffle;
+            }
+
+            @Override
+            public long frontier() {
+                return frontier.getAsLong();
+            }
+
+            @Override
+            public int depth() {
+                return depth;
+            }
+
+            @Override
+            public void run() {
+                body.run();
+            }
+        };
+    }
 }
