@@ -77,6 +77,13 @@ public final class Vertex implements VertexInput {
     private volatile VertexState published = VertexState.WAITING_FOR_INPUTS;
     /** The merge's frontier after the last run, for the executor's order (written by run(), read when scheduled). */
     private volatile long frontier;
+    /** The input the merge blocked on in the current run, or -1 (owned by run()). */
+    private int blockedOn = -1;
+    /**
+     * The input the merge waits for, published at the end of each run; -1 when it waits for nothing in particular. A
+     * chunk on another child stream cannot move the merge, so it is queued without a run (see {@link #post}).
+     */
+    private volatile int awaited = -1;
     /** Records this vertex's own combining removed (its children's not counted), published when it finishes. */
     private volatile long combinedHere;
     /** When the current wait for credit began (owned by run()), and the waits' total, published when it finishes. */
@@ -159,6 +166,14 @@ public final class Vertex implements VertexInput {
 
     private void post(Event e) {
         mailbox.add(e);
+        // A merge blocked on input k cannot move for a chunk on another child: running now would only queue it and
+        // block again. The chunk waits in the mailbox for the run k's data (or any other event) causes. No chunk is
+        // stranded: run() publishes awaited before it checks the mailbox, both are volatile, and this thread adds to
+        // the mailbox before it reads awaited, so either this post sees the new value or that check sees the chunk.
+        int waitingFor = awaited;
+        if (e instanceof Data d && waitingFor >= 0 && d.input() != waitingFor) {
+            return;
+        }
         schedule();
     }
 
@@ -171,6 +186,7 @@ public final class Vertex implements VertexInput {
 
     private void run() {
         yielded = false;
+        blockedOn = -1;
         try {
             for (Event e; (e = mailbox.poll()) != null; ) {
                 handle(e);
@@ -185,6 +201,7 @@ public final class Vertex implements VertexInput {
         if (pipeline != null) {
             frontier = pipeline.frontier();
         }
+        awaited = state == VertexState.MERGING ? blockedOn : -1;
         // Cleared last, then re-checked: an event posted while we ran found the flag set and did not schedule, so we
         // must; one posted after the check finds the flag clear and schedules itself. Never two runs at once.
         scheduled.set(false);
@@ -244,7 +261,8 @@ public final class Vertex implements VertexInput {
             releaseConsumed();
             switch (outcome) {
                 case BLOCKED -> {
-                    markUrgent(pipeline.blockedInput());
+                    blockedOn = pipeline.blockedInput();
+                    markUrgent(blockedOn);
                     // A partly filled chunk goes only once nothing of ours waits to leave: behind queued chunks it
                     // would arrive no sooner, and more records may fill it meanwhile (fewer, fuller frames). The
                     // full chunks this pump made are offered first, so the output's answer counts them.

@@ -108,11 +108,34 @@ class HeldPartialChunkTest {
     @Test
     void itsRunsSayHowFarThroughTheKeySpaceItCame() throws Exception {
         Vertex vertex = blockedAfterMergingAToC();
-        vertex.onChunk(1, chunk("e"));
+        vertex.onChunk(0, chunk("e"));
         VertexRun next = (VertexRun) queued.peek();
         assertEquals("job_1_0001 p0 a0", next.shuffle(), "its job, partition and reduce attempt");
         assertEquals(0, next.depth(), "the root");
         assertEquals((long) 'c' << 56, next.frontier(), "the word of the last key merged, c, zero-padded");
+    }
+
+    /**
+     * A merge blocked on one child cannot move for a chunk on another: that chunk waits in the mailbox, with no run
+     * (a run would only queue it and block again), and is merged in the run the awaited child's chunk causes.
+     */
+    @Test
+    void aChunkOnAnotherChildWaitsForTheAwaitedOnesRun() throws Exception {
+        Vertex vertex = blockedAfterMergingAToC();
+        int offeredBefore = output.offered.size();
+        vertex.onChunk(1, chunk("e"));
+        assertEquals(0, queued.size(), "blocked on child 0: child 1's chunk causes no run");
+        vertex.onChunk(0, chunk("e"));
+        assertEquals(1, queued.size(), "child 0's chunk does");
+        runQueued();
+        List<String> merged = new ArrayList<>();
+        for (byte[] offered : output.offered.subList(offeredBefore, output.offered.size())) {
+            merged.addAll(keys(offered));
+        }
+        // Child 1's d, then (its e having arrived) every other child's d, until the last of those has nothing more;
+        // had child 1's chunk been lost, the merge would have blocked on child 1 right after its d.
+        int others = mergedAToC.size() - 2;
+        assertEquals(java.util.Collections.nCopies(others, "d"), merged);
     }
 
     /** What the vertex merged before it blocked: a, one b per child but the first, c. */
