@@ -62,6 +62,25 @@ class KeyStriperTest {
     }
 
     @Test
+    void theHashOfAKeyIsTheSameWhereverItSitsInItsArray() {
+        // The tail is read as one word where the array allows, else as the word ending at the key, else byte by byte:
+        // every key of 0-20 bytes at every offset of arrays up to 28 bytes must hash as it does alone in a big buffer.
+        Random random = new Random(3);
+        for (int size = 0; size <= 28; size++) {
+            byte[] array = new byte[size];
+            random.nextBytes(array);
+            for (int offset = 0; offset <= size; offset++) {
+                for (int length = 0; offset + length <= size && length <= 20; length++) {
+                    byte[] alone = new byte[64];
+                    System.arraycopy(array, offset, alone, 0, length);
+                    assertEquals(KeyStriper.hash(alone, 0, length), KeyStriper.hash(array, offset, length),
+                            "size " + size + ", offset " + offset + ", length " + length);
+                }
+            }
+        }
+    }
+
+    @Test
     void rejectsBadStripeCounts() {
         assertThrows(IllegalArgumentException.class, () -> new KeyStriper(0));
         assertThrows(IllegalArgumentException.class,
