@@ -3,8 +3,6 @@ package org.camdoop.shuffle.aggregation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import org.camdoop.shuffle.records.RawBytes;
-import org.camdoop.shuffle.records.RecordCursor;
 
 /**
  * A sorted run fed with chunks as they arrive from a child vertex. Every chunk holds whole IFile-layout records (no
@@ -15,19 +13,16 @@ import org.camdoop.shuffle.records.RecordCursor;
  * <p>Single-threaded: the transport must hand chunks over on the vertex's own thread. A chunk's bytes must stay
  * unmodified until the run has moved past it; queued chunks are the only buffering, so the transport's credits bound it.
  */
-public final class ChunkQueueRun implements SortedRun {
+public final class ChunkQueueRun extends ChunkedRun {
     private enum State { OPEN, FINISHING, ENDED }
 
     private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
-    private final RecordCursor cursor;
-    private final RawBytes key = new RawBytes();
-    private final RawBytes value = new RawBytes();
     private State state = State.OPEN;
     private long chunksConsumed;
 
     /** A run whose errors name {@code label} (e.g. "child on tree 2"). */
     public ChunkQueueRun(String label) {
-        cursor = new RecordCursor(label);
+        super(label);
     }
 
     /** Queues a chunk of whole records. Array-backed buffers are used in place; direct buffers are copied once. */
@@ -63,26 +58,25 @@ public final class ChunkQueueRun implements SortedRun {
     }
 
     @Override
-    public Advance advance() throws IOException {
+    protected Advance afterChunk() throws IOException {
         while (true) {
-            if (cursor.next(key, value)) {
-                return Advance.RECORD;
-            }
             ByteBuffer next = queue.poll();
-            if (next != null) {
-                chunksConsumed++;
-                loadChunk(next);
-                continue;
+            if (next == null) {
+                switch (state) {
+                    case OPEN:
+                        return Advance.NO_DATA_YET;
+                    case FINISHING:
+                    case ENDED:
+                        state = State.ENDED;
+                        return Advance.END;
+                    default:
+                        throw new AssertionError(state);
+                }
             }
-            switch (state) {
-                case OPEN:
-                    return Advance.NO_DATA_YET;
-                case FINISHING:
-                case ENDED:
-                    state = State.ENDED;
-                    return Advance.END;
-                default:
-                    throw new AssertionError(state);
+            chunksConsumed++;
+            loadChunk(next);
+            if (nextInChunk()) {
+                return Advance.RECORD;
             }
         }
     }
@@ -98,23 +92,9 @@ public final class ChunkQueueRun implements SortedRun {
     }
 
     @Override
-    public RawBytes key() {
-        return key;
-    }
-
-    @Override
-    public RawBytes value() {
-        return value;
-    }
-
-    @Override
-    public boolean stableViews() {
-        return true;
-    }
-
-    @Override
     public void close() {
         queue.clear();
+        dropChunk();
         state = State.ENDED;
     }
 }

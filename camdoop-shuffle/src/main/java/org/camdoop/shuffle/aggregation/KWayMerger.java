@@ -15,7 +15,9 @@ import org.camdoop.shuffle.records.RawBytes;
  * <p>Records pass through without copying: {@link #key()} and {@link #value()} are the winning input's own views,
  * valid until the next advance (the winner is advanced lazily, at the start of the next call). They are taken from the
  * winner once, when it wins: the inputs are of several classes, so every call on one is an interface dispatch the JIT
- * cannot inline, and the consumer asks for the key and value of every record.
+ * cannot inline, and the consumer asks for the key and value of every record. For the same reason an input that is a
+ * {@link ChunkedRun} (a child's stream, a local stripe, bytes in memory) is advanced through that class, whose
+ * per-record step is final: the call binds statically and is inlined.
  *
  * <p>Single-threaded: owned by the thread driving the vertex.
  */
@@ -23,6 +25,8 @@ public final class KWayMerger implements SortedRun {
     private enum State { PRIMING, MERGING, ENDED }
 
     private final SortedRun[] inputs;
+    /** The inputs that are {@link ChunkedRun}s, by index; null for the others. */
+    private final ChunkedRun[] chunked;
     private final InputOrder order;
     private final MinSelector selector;
     private final AggregationCounters counters;
@@ -52,7 +56,11 @@ public final class KWayMerger implements SortedRun {
         this.counters = counters;
         this.live = new int[this.inputs.length];
         this.values = new RawBytes[this.inputs.length];
+        this.chunked = new ChunkedRun[this.inputs.length];
         for (int i = 0; i < values.length; i++) {
+            if (this.inputs[i] instanceof ChunkedRun c) {
+                chunked[i] = c;
+            }
             if (this.inputs[i].stableViews()) {
                 values[i] = this.inputs[i].value();
             }
@@ -80,7 +88,8 @@ public final class KWayMerger implements SortedRun {
                 return emitWinner();
             case MERGING:
                 if (current >= 0) {
-                    Advance next = inputs[current].advance();
+                    ChunkedRun c = chunked[current];
+                    Advance next = c != null ? c.advance() : inputs[current].advance();
                     if (next == Advance.NO_DATA_YET) {
                         blocked = current;
                         return Advance.NO_DATA_YET;

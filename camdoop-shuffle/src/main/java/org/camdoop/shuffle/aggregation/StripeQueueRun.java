@@ -1,8 +1,7 @@
 package org.camdoop.shuffle.aggregation;
 
-import org.camdoop.shuffle.records.RecordCursor;
-import org.camdoop.shuffle.records.RawBytes;
 import java.io.IOException;
+import org.camdoop.shuffle.records.RawBytes;
 
 /**
  * One stripe of a local map output partition, as its vertex reads it: the chunks a {@link StripeDemux} decoded for
@@ -12,12 +11,9 @@ import java.io.IOException;
  *
  * <p>Single-threaded: owned by its vertex's thread, like every run.
  */
-final class StripeQueueRun implements SortedRun {
+final class StripeQueueRun extends ChunkedRun {
     private final StripeDemux demux;
     private final int stripe;
-    private final RecordCursor cursor;
-    private final RawBytes key = new RawBytes();
-    private final RawBytes value = new RawBytes();
     private byte[] chunk;
     /** Records a detached stripe still has to pass over in {@link #rawOwn} before reading {@link #own}. */
     private static final int SKIP_PER_ADVANCE = 4096;
@@ -28,13 +24,13 @@ final class StripeQueueRun implements SortedRun {
     private boolean closed;
 
     StripeQueueRun(StripeDemux demux, int stripe, String label) {
+        super(label);
         this.demux = demux;
         this.stripe = stripe;
-        this.cursor = new RecordCursor(label);
     }
 
     @Override
-    public Advance advance() throws IOException {
+    protected Advance afterChunk() throws IOException {
         if (closed) {
             throw new IOException("stripe " + stripe + ": read after close");
         }
@@ -42,9 +38,6 @@ final class StripeQueueRun implements SortedRun {
             return advanceOwn();
         }
         while (!ended) {
-            if (chunk != null && cursor.next(key, value)) {
-                return Advance.RECORD;
-            }
             StripeDemux.Take take = demux.take(stripe, chunk);
             chunk = null;
             if (take.detachedAtRecord() >= 0) {
@@ -57,6 +50,9 @@ final class StripeQueueRun implements SortedRun {
                 case RECORD -> {
                     chunk = take.chunk();
                     cursor.reset(chunk, 0, take.length());
+                    if (nextInChunk()) {
+                        return Advance.RECORD;
+                    }
                 }
                 case NO_DATA_YET -> {
                     return Advance.NO_DATA_YET;
@@ -81,25 +77,10 @@ final class StripeQueueRun implements SortedRun {
         if (step == Advance.RECORD) {
             RawBytes k = own.key();
             RawBytes v = own.value();
-            key.set(k.array(), k.offset(), k.length());
-            value.set(v.array(), v.offset(), v.length());
+            key().set(k.array(), k.offset(), k.length());
+            value().set(v.array(), v.offset(), v.length());
         }
         return step;
-    }
-
-    @Override
-    public RawBytes key() {
-        return key;
-    }
-
-    @Override
-    public RawBytes value() {
-        return value;
-    }
-
-    @Override
-    public boolean stableViews() {
-        return true;
     }
 
     @Override
@@ -109,6 +90,7 @@ final class StripeQueueRun implements SortedRun {
         }
         closed = true;
         chunk = null;
+        dropChunk();
         try {
             if (own != null) {
                 own.close();
