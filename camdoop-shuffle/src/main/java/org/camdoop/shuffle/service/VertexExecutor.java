@@ -53,10 +53,15 @@ public final class VertexExecutor extends AbstractExecutorService {
     private record Queued(VertexRun run, long frontier, int depth, long seq) {
     }
 
-    private static final Comparator<Queued> BEHIND_FIRST = Comparator
-            .comparing(Queued::frontier, Long::compareUnsigned)
-            .thenComparingInt(Queued::depth)
-            .thenComparingLong(Queued::seq);
+    /** Lowest frontier (unsigned), then nearest the root, then longest waiting. Written out: no boxing per compare. */
+    private static final Comparator<Queued> BEHIND_FIRST = (a, b) -> {
+        int byFrontier = Long.compareUnsigned(a.frontier(), b.frontier());
+        if (byFrontier != 0) {
+            return byFrontier;
+        }
+        int byDepth = Integer.compare(a.depth(), b.depth());
+        return byDepth != 0 ? byDepth : Long.compare(a.seq(), b.seq());
+    };
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
