@@ -107,6 +107,19 @@ public final class CreditAnnouncer {
     }
 
     /**
+     * How many buffers the consumer may give back before the receiver must take them in on its event loop (and see
+     * whether to announce). One while the sender may be waiting for this receiver: it has less than a batch of credit
+     * left, or asked for an acknowledgement not yet sent. Otherwise a batch: the sender then holds at least a batch of
+     * credit, so no credit it lacks is held back, and every frame it sends meanwhile wakes the event loop anyway, which
+     * takes in what was given back (the same announcement rules apply then). Taking in every single release instead
+     * cost an event-loop wake-up per vertex run and input, for announcements that mostly did not go out.
+     */
+    public long releasesBeforeDrain() {
+        long batch = batch();
+        return announcedLimit - received < batch || ackWanted > announcedAcked ? 1 : batch;
+    }
+
+    /**
      * Frames per announcement: a quarter of the reservation, at least one and at most {@code maxBatch}. Unbounded, a
      * stream alone on a daemon (a reservation of 3072 segments) announced every 48 MB: the sender then received its
      * credit and buffers back in lumps of 768 frames and its writer refilled in bursts, and the link ran at 0.56-0.60 of

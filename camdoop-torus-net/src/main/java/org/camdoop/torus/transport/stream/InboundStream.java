@@ -13,7 +13,12 @@ import org.slf4j.LoggerFactory;
  * {@link BufferBudget} as the handler releases what it consumed.
  *
  * <p>Threading: everything belongs to the node's event loop except {@link #release(int)} and {@link #markUrgent},
- * which any thread may call; they hand over through {@code released} (an atomic) and a task on the loop.
+ * which any thread may call; they hand over through {@code released} (an atomic) and a task on the loop. A release
+ * wakes the loop only when the buffers given back reach {@code drainAfter}, which the loop publishes
+ * ({@link CreditAnnouncer#releasesBeforeDrain}: one while the sender may be waiting for us, else a batch); below it the
+ * loop takes them in when the next frame arrives. The loop writes {@code drainAfter} and then reads {@code released};
+ * a release adds to {@code released} and then reads {@code drainAfter} (both volatile): so either the release sees the
+ * threshold it reached and wakes the loop, or the loop sees the release and takes it in. No release is stranded.
  */
 public final class InboundStream {
 
@@ -26,6 +31,8 @@ public final class InboundStream {
     private final EventExecutor loop;
     private final CreditSink sink;
     private final AtomicInteger released = new AtomicInteger();
+    /** Buffers given back at which a release wakes the loop; written by the loop only. */
+    private volatile int drainAfter = 1;
 
     // event loop
     private final CreditAnnouncer announcer;
@@ -68,7 +75,9 @@ public final class InboundStream {
         if (n <= 0) {
             throw new IllegalArgumentException("release count must be positive, got " + n);
         }
-        if (released.getAndAdd(n) == 0) {
+        int after = released.addAndGet(n);
+        int threshold = drainAfter;
+        if (after >= threshold && after - n < threshold) {
             loop.execute(this::drainReleases);
         }
     }
@@ -108,6 +117,7 @@ public final class InboundStream {
             LOG.error("inbound handler of {} failed on sequence {}; the stream is closed", id, seq, e);
             close();
         }
+        drainReleases();
     }
 
     /** Event loop: the END frame arrived; takes ownership of {@code payload}. */
@@ -124,6 +134,7 @@ public final class InboundStream {
             close();
         }
         maybeFinish();
+        drainReleases();
     }
 
     /** Event loop: the path to the sender came back; repeat the last announcement in case it was lost. */
@@ -207,11 +218,26 @@ public final class InboundStream {
         }
     }
 
+    /**
+     * Event loop: takes in the buffers given back, then publishes the next wake-up threshold and takes in any release
+     * that reached it meanwhile (see the class comment).
+     */
     private void drainReleases() {
-        int n = released.getAndSet(0);
-        if (n == 0 || closed) {
-            return;
+        while (!closed) {
+            int n = released.getAndSet(0);
+            if (n > 0) {
+                takeIn(n);
+                continue;
+            }
+            int threshold = ended ? 1 : (int) Math.min(Integer.MAX_VALUE, announcer.releasesBeforeDrain());
+            drainAfter = threshold;
+            if (released.get() < threshold) {
+                return;
+            }
         }
+    }
+
+    private void takeIn(int n) {
         announcer.consumed(n);
         if (ended) {
             budget.exchange(n, 0);

@@ -134,6 +134,34 @@ class FlowControlTest {
     }
 
     @Test
+    void theConsumerGivesBackABatchBeforeTheLoopMustRunUnlessTheSenderMayBeWaiting() {
+        CreditAnnouncer a = new CreditAnnouncer(16);
+        a.grant(64);
+        a.announced();
+        assertEquals(16, a.releasesBeforeDrain(), "64 frames of credit, none used: a batch");
+        for (long seq = 1; seq <= 48; seq++) {
+            a.onFrame(seq, false);
+        }
+        assertEquals(16, a.releasesBeforeDrain(), "16 frames of credit left: still a batch");
+        a.onFrame(49, false);
+        assertEquals(1, a.releasesBeforeDrain(), "15 left, less than a batch: the sender may wait for the next");
+        a.consumed(49);
+        a.grant(49);
+        a.announced();
+        assertEquals(16, a.releasesBeforeDrain(), "announced: 64 frames of credit again");
+        a.onFrame(50, false);
+        a.ackRequested(50);
+        assertEquals(1, a.releasesBeforeDrain(), "the sender asked for an acknowledgement");
+        a.announced();
+        assertEquals(16, a.releasesBeforeDrain(), "answered");
+
+        CreditAnnouncer small = new CreditAnnouncer(16);
+        small.grant(2);
+        small.announced();
+        assertEquals(1, small.releasesBeforeDrain(), "a reservation of two: every buffer given back matters");
+    }
+
+    @Test
     void anAcknowledgementTheSenderAskedForGoesOutWithTheNextAnnouncement() {
         CreditAnnouncer a = new CreditAnnouncer(16);
         a.grant(64);
