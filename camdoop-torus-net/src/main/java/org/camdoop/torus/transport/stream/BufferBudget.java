@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
  * {@code totalBuffers * segmentBytes} whatever the number of jobs and streams. Each open stream keeps at least
  * {@code minPerStream} buffers (so it can always make progress) and may grow to the fair share
  * {@code (total - headroom) / openStreams}, but never past {@code maxPerStream}; streams above a shrunken share give
- * buffers back as they are consumed. The cap is what a stream needs to keep its link busy (its window): beyond it,
+ * buffers back as they take in what their consumers released (an inbound stream does so lazily, at most a batch late:
+ * {@link InboundStream}). The cap is what a stream needs to keep its link busy (its window): beyond it,
  * buffers only let the trees run ahead of their root, which holds memory for nothing and makes a restarted shuffle
  * redo the work they did ahead (docs/recovery.md).
  * Growth never eats the headroom (a quarter of the pool): it is what new streams take their minimum from while the

@@ -94,8 +94,8 @@ public final class CreditAnnouncer {
 
     /**
      * Whether the sender needs news (the rules are in the class comment). Acks matter as much as credit: a sender whose
-     * own buffers are all awaiting acknowledgement is stalled even with credit left. Callers ask at most once per batch
-     * of releases.
+     * own buffers are all awaiting acknowledgement is stalled even with credit left. The receiver asks whenever its
+     * event loop runs for the stream (an accepted frame, buffers given back): cheap arithmetic.
      */
     public boolean shouldAnnounce() {
         long batch = batch();
@@ -108,15 +108,15 @@ public final class CreditAnnouncer {
 
     /**
      * How many buffers the consumer may give back before the receiver must take them in on its event loop (and see
-     * whether to announce). One while the sender may be waiting for this receiver: it has less than a batch of credit
-     * left, or asked for an acknowledgement not yet sent. Otherwise a batch: the sender then holds at least a batch of
-     * credit, so no credit it lacks is held back, and every frame it sends meanwhile wakes the event loop anyway, which
-     * takes in what was given back (the same announcement rules apply then). Taking in every single release instead
-     * cost an event-loop wake-up per vertex run and input, for announcements that mostly did not go out.
+     * whether to announce). One while the sender may be waiting for new credit: it has less than a batch of credit left
+     * (frames in flight counted as used). Otherwise a batch: the sender then holds at least a batch of credit, so no
+     * credit it lacks is held back, and every frame it sends meanwhile runs the event loop for this stream anyway,
+     * which takes in what was given back. A sender waiting for acknowledgements is not waiting for releases:
+     * acknowledgements are announced as frames arrive (the receiver asks {@link #shouldAnnounce()} on every frame).
      */
     public long releasesBeforeDrain() {
         long batch = batch();
-        return announcedLimit - received < batch || ackWanted > announcedAcked ? 1 : batch;
+        return announcedLimit - received < batch ? 1 : batch;
     }
 
     /**

@@ -13,12 +13,16 @@ import org.slf4j.LoggerFactory;
  * {@link BufferBudget} as the handler releases what it consumed.
  *
  * <p>Threading: everything belongs to the node's event loop except {@link #release(int)} and {@link #markUrgent},
- * which any thread may call; they hand over through {@code released} (an atomic) and a task on the loop. A release
- * wakes the loop only when the buffers given back reach {@code drainAfter}, which the loop publishes
- * ({@link CreditAnnouncer#releasesBeforeDrain}: one while the sender may be waiting for us, else a batch); below it the
- * loop takes them in when the next frame arrives. The loop writes {@code drainAfter} and then reads {@code released};
- * a release adds to {@code released} and then reads {@code drainAfter} (both volatile): so either the release sees the
- * threshold it reached and wakes the loop, or the loop sees the release and takes it in. No release is stranded.
+ * which any thread may call; they hand over through {@code released} (an atomic) and a task on the loop.
+ *
+ * <p>Buffers given back are taken in lazily. A release wakes the loop only when the buffers given back reach
+ * {@code drainAfter}, which the loop publishes ({@link CreditAnnouncer#releasesBeforeDrain}: one while the sender may
+ * be waiting for us, else a batch). Below it they wait, counted as reserved, until the loop next runs for this stream:
+ * an accepted frame, the END, a re-announcement. Waking the loop for each release cost a wake-up per vertex run and
+ * input, for announcements that mostly did not go out. The loop writes {@code drainAfter} and then reads
+ * {@code released}; a release adds to {@code released} and then reads {@code drainAfter} (both volatile): so either
+ * the release sees the threshold it reached and wakes the loop, or the loop sees the release and takes it in.
+ * Acknowledgements do not wait for releases: each accepted frame is announced when the rules call for it.
  */
 public final class InboundStream {
 
@@ -33,6 +37,9 @@ public final class InboundStream {
     private final AtomicInteger released = new AtomicInteger();
     /** Buffers given back at which a release wakes the loop; written by the loop only. */
     private volatile int drainAfter = 1;
+    /** A drain is on the stack (an announcement to a sender on this node delivers frames at once): event loop. */
+    private boolean draining;
+    private boolean drainAgain;
 
     // event loop
     private final CreditAnnouncer announcer;
@@ -139,6 +146,7 @@ public final class InboundStream {
 
     /** Event loop: the path to the sender came back; repeat the last announcement in case it was lost. */
     public void reannounce() {
+        drainReleases();
         if (!closed) {
             announce(true);
         }
@@ -156,7 +164,10 @@ public final class InboundStream {
         }
         if (++quietTicks >= 2) {
             quietTicks = 0;
-            announce(true);
+            drainReleases();
+            if (!closed) {
+                announce(true);
+            }
         }
     }
 
@@ -172,7 +183,8 @@ public final class InboundStream {
 
     /** Event loop, for diagnostics (a stalled stream's state). */
     public String describe() {
-        return announcer + (ended ? " ended" : "") + " duplicates " + duplicates + " quiet " + quietTicks;
+        return announcer + " given back " + released.get() + " (taken in at " + drainAfter + ")"
+                + (ended ? " ended" : "") + " duplicates " + duplicates + " quiet " + quietTicks;
     }
 
     public long duplicatesDropped() {
@@ -184,7 +196,7 @@ public final class InboundStream {
         return refused;
     }
 
-    /** Event loop: frames delivered to the handler and not yet released. */
+    /** Event loop: frames delivered to the handler and not yet taken in (given back or not: see the class comment). */
     public long heldBuffers() {
         return announcer.held();
     }
@@ -219,17 +231,38 @@ public final class InboundStream {
     }
 
     /**
-     * Event loop: takes in the buffers given back, then publishes the next wake-up threshold and takes in any release
-     * that reached it meanwhile (see the class comment).
+     * Event loop: takes in the buffers given back, announces what the rules call for (acknowledgements of frames
+     * received included, with or without releases), then publishes the next wake-up threshold and takes in any release
+     * that reached it meanwhile (see the class comment). Not re-entered: an announcement to a sender on this node
+     * delivers its next frames at once, and their {@link #onData} leaves the drain to the one on the stack.
      */
     private void drainReleases() {
+        if (draining) {
+            drainAgain = true;
+            return;
+        }
+        draining = true;
+        try {
+            do {
+                drainAgain = false;
+                drainOnce();
+            } while (drainAgain && !closed);
+        } finally {
+            draining = false;
+        }
+    }
+
+    private void drainOnce() {
         while (!closed) {
             int n = released.getAndSet(0);
             if (n > 0) {
                 takeIn(n);
                 continue;
             }
-            int threshold = ended ? 1 : (int) Math.min(Integer.MAX_VALUE, announcer.releasesBeforeDrain());
+            if (!ended) {
+                announce(false);
+            }
+            int threshold = ended ? 1 : (int) announcer.releasesBeforeDrain();
             drainAfter = threshold;
             if (released.get() < threshold) {
                 return;
@@ -250,7 +283,6 @@ public final class InboundStream {
         budget.exchange(n - keep, 0);
         announcer.grant(keep);
         topUp();
-        announce(false);
     }
 
     private void topUp() {
