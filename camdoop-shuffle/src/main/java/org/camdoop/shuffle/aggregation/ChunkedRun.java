@@ -16,7 +16,7 @@ import org.camdoop.shuffle.records.RecordCursor;
  *
  * <p>Single-threaded, like every run. {@link #key()} and {@link #value()} are stable views, updated in place.
  */
-public abstract class ChunkedRun implements SortedRun {
+public abstract sealed class ChunkedRun implements SortedRun permits ByteArrayRun, ChunkQueueRun, StripeQueueRun {
     private static final byte[] NO_BYTES = new byte[0];
 
     /** Positioned in the current chunk; subclasses load each next chunk into it. */
@@ -24,7 +24,7 @@ public abstract class ChunkedRun implements SortedRun {
     private final RawBytes key = new RawBytes();
     private final RawBytes value = new RawBytes();
 
-    /** A run whose errors name {@code label}; only this package's runs extend it. */
+    /** A run whose errors name {@code label}; only the three permitted runs extend it. */
     ChunkedRun(String label) {
         cursor = new RecordCursor(label);
     }

@@ -69,7 +69,7 @@ public final class KeyStriper {
         if (rem == 0) {
             return 0;
         }
-        if (from + Long.BYTES <= bytes.length) {
+        if (from <= bytes.length - Long.BYTES) {
             return (long) LITTLE_ENDIAN_LONG.get(bytes, from) & ((1L << (rem << 3)) - 1);
         }
         if (end >= Long.BYTES) {

@@ -81,6 +81,23 @@ class KeyStriperTest {
     }
 
     @Test
+    void theHashIsPinnedForKeysOfZeroToTwentyFourBytes() {
+        // Computed with the byte-at-a-time tail of 2026-11-26 (before 47fbed5): the promise that daemons of different
+        // versions stripe alike, whatever the implementation of the tail.
+        byte[] buffer = new byte[64];
+        for (int i = 0; i < buffer.length; i++) {
+            buffer[i] = (byte) (i * 37 + 11);
+        }
+        int[] pinned = {460121093, -2071030416, 1998129974, 2014772628, 293392046, -1576432877, -475677027, -477663650,
+            -1916450840, -1524064394, 105064695, -1849959275, -1460507968, 2034286352, -231463591, -2143062980,
+            -1668407782, -1681813620, -1116871047, 755819747, 453683889, 1776977623, -937370410, -2020195787,
+            2050868391};
+        for (int length = 0; length < pinned.length; length++) {
+            assertEquals(pinned[length], KeyStriper.hash(buffer, 3, length), "length " + length);
+        }
+    }
+
+    @Test
     void rejectsBadStripeCounts() {
         assertThrows(IllegalArgumentException.class, () -> new KeyStriper(0));
         assertThrows(IllegalArgumentException.class,

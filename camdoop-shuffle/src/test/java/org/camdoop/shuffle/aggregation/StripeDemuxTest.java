@@ -174,6 +174,21 @@ class StripeDemuxTest {
         }
     }
 
+    @Test
+    void aStripeClosedInTheMiddleOfAChunkRefusesToReadOn() throws IOException {
+        write(false, 2_000);
+        StripeDemux demux = new StripeDemux("test", source, new KeyStriper(STRIPES), BOUND);
+        List<SortedRun> runs = claimAll(demux);
+        assertEquals(Advance.RECORD, runs.get(0).advance());
+        assertEquals(Advance.RECORD, runs.get(0).advance(), "the chunk holds more records than one");
+        runs.get(0).close();
+        IOException e = assertThrows(IOException.class, () -> runs.get(0).advance());
+        assertEquals("stripe 0: read after close", e.getMessage());
+        for (int s = 1; s < STRIPES; s++) {
+            runs.get(s).close();
+        }
+    }
+
     /**
      * A lagging stripe borrows from the daemon's read-ahead pool before it detaches: with room for one whole stripe no
      * stripe detaches when one is read before all others, and every byte comes back; with a small pool stripes borrow
