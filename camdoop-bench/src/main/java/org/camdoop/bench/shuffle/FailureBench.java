@@ -18,6 +18,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,6 +36,8 @@ import picocli.CommandLine.Spec;
                 + " is the time of the same shuffle without a failure; for R=N a random server (the root of one"
                 + " shuffle, a neighbour of six). The failing server holds no map output (as in the paper).",
             "stretch = time with the failure / T, both from the start of the shuffles to the last reducer's end."
+                + " bound (R=1): the least stretch the links allow, the time before the crash plus the bytes the"
+                + " reducer lacked then over the links into its root that survive (no detection, no redone work)."
                 + " A crashed root's reduce attempt is re-run on its +x neighbour once that daemon declared it"
                 + " failed. Every output is checked against the reference. See docs/recovery.md.",
             ""})
@@ -168,6 +171,11 @@ public final class FailureBench implements Callable<Integer> {
             n.put("at", r.at());
             n.put("reducers", r.reducers());
             n.put("stretch", Math.round(r.stretch() * 1000) / 1000.0);
+            if (Double.isFinite(r.boundStretch())) {
+                n.put("bound_stretch", Math.round(r.boundStretch() * 1000) / 1000.0);
+            } else {
+                n.putNull("bound_stretch");
+            }
             n.put("correct", r.correct());
             n.put("victim", r.victim().toString());
             n.put("seconds", r.seconds());
@@ -180,29 +188,35 @@ public final class FailureBench implements Callable<Integer> {
     private String toText(List<FailureBenchRunner.Row> rows, ShuffleBenchOptions o) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "failure during the shuffle: %s, %s, S=%s, %.2f MB per server, links %.0f Mbit/s, failure timeout "
-                        + "%d ms%n%-9s %-5s %-3s %-7s %9s %9s %8s %8s %s%n", o.shape(), o.mode().label(), o.ratioS(),
-                o.mbPerServer(), o.linkMbps(), failureTimeoutMs, "failed", "at", "R", "victim", "T (s)",
-                "time (s)", "stretch", "restarts", "correct"));
+                        + "%d ms%n%-9s %-5s %-3s %-7s %9s %9s %8s %6s %8s %s%n", o.shape(), o.mode().label(),
+                o.ratioS(), o.mbPerServer(), o.linkMbps(), failureTimeoutMs, "failed", "at", "R", "victim", "T (s)",
+                "time (s)", "stretch", "bound", "restarts", "correct"));
         for (FailureBenchRunner.Row r : rows) {
-            b.append(String.format(Locale.ROOT, "%-9s %-5.2f %-3d %-7s %9.2f %9.2f %8.2f %8d %s%n", r.failed().label(),
-                    r.at(), r.reducers(), r.victim(), r.baselineSeconds(), r.seconds(), r.stretch(), r.restarts(),
-                    r.correct() ? "yes" : "NO"));
+            b.append(String.format(Locale.ROOT, "%-9s %-5.2f %-3d %-7s %9.2f %9.2f %8.2f %6s %8d %s%n",
+                    r.failed().label(), r.at(), r.reducers(), r.victim(), r.baselineSeconds(), r.seconds(),
+                    r.stretch(), Double.isFinite(r.boundStretch())
+                            ? String.format(Locale.ROOT, "%.2f", r.boundStretch()) : "-",
+                    r.restarts(), r.correct() ? "yes" : "NO"));
         }
         return b.toString();
     }
 
     private static String toCsv(List<FailureBenchRunner.Row> rows) {
-        StringBuilder b = new StringBuilder("failed,at,reducers,victim,baseline_seconds,seconds,stretch,restarts,"
-                + "correct\n");
+        StringBuilder b = new StringBuilder("failed,at,reducers,victim,baseline_seconds,seconds,stretch,"
+                + "bound_stretch,restarts,correct\n");
         for (FailureBenchRunner.Row r : rows) {
-            b.append(String.format(Locale.ROOT, "%s,%.2f,%d,\"%s\",%.3f,%.3f,%.3f,%d,%s%n", r.failed().label(),
-                    r.at(), r.reducers(), r.victim(), r.baselineSeconds(), r.seconds(), r.stretch(), r.restarts(),
-                    r.correct()));
+            b.append(String.format(Locale.ROOT, "%s,%.2f,%d,\"%s\",%.3f,%.3f,%.3f,%s,%d,%s%n", r.failed().label(),
+                    r.at(), r.reducers(), r.victim(), r.baselineSeconds(), r.seconds(), r.stretch(),
+                    Double.isFinite(r.boundStretch()) ? String.format(Locale.ROOT, "%.3f", r.boundStretch()) : "",
+                    r.restarts(), r.correct()));
         }
         return b.toString();
     }
 
-    /** Stretch against failure time, a line per (R, victim), as the paper's Figure 9. */
+    /**
+     * Stretch against failure time, a line per (R, victim), as the paper's Figure 9; at R=1 each with its network bound
+     * dashed.
+     */
     private static void plot(List<FailureBenchRunner.Row> rows, Path file) throws java.io.IOException {
         System.setProperty("java.awt.headless", "true");
         XYChart chart = new XYChartBuilder().width(900).height(560).title("Failure during the shuffle (paper Figure 9)")
@@ -213,8 +227,12 @@ public final class FailureBench implements Callable<Integer> {
         rows.stream().map(r -> "R=" + r.reducers() + " " + r.failed().label()).distinct().forEach(series -> {
             List<FailureBenchRunner.Row> mine = rows.stream()
                     .filter(r -> series.equals("R=" + r.reducers() + " " + r.failed().label())).toList();
-            chart.addSeries(series, mine.stream().mapToDouble(FailureBenchRunner.Row::at).toArray(),
-                    mine.stream().mapToDouble(FailureBenchRunner.Row::stretch).toArray());
+            double[] at = mine.stream().mapToDouble(FailureBenchRunner.Row::at).toArray();
+            chart.addSeries(series, at, mine.stream().mapToDouble(FailureBenchRunner.Row::stretch).toArray());
+            double[] bound = mine.stream().mapToDouble(FailureBenchRunner.Row::boundStretch).toArray();
+            if (java.util.Arrays.stream(bound).allMatch(Double::isFinite)) {
+                chart.addSeries(series + " (network bound)", at, bound).setLineStyle(SeriesLines.DASH_DASH);
+            }
         });
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }

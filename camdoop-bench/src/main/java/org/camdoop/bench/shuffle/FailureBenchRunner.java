@@ -53,11 +53,20 @@ public final class FailureBenchRunner {
         }
     }
 
-    /** One point: the run with a failure against the same shuffle without one. */
+    /**
+     * One point: the run with a failure against the same shuffle without one.
+     *
+     * @param boundSeconds the median of the runs' {@link RecoveryBound}s; NaN at R &gt; 1 or on unshaped links
+     */
     public record Row(Victim failed, double at, int reducers, Coord victim, double baselineSeconds, double seconds,
-            int restarts, boolean correct) {
+            double boundSeconds, int restarts, boolean correct) {
         public double stretch() {
             return seconds / baselineSeconds;
+        }
+
+        /** The least stretch the network allows this point's runs (see {@link RecoveryBound}); NaN when unknown. */
+        public double boundStretch() {
+            return boundSeconds / baselineSeconds;
         }
     }
 
@@ -143,7 +152,8 @@ public final class FailureBenchRunner {
         };
     }
 
-    private record Timed(double seconds, String digest, int restarts) {
+    /** One run; {@code boundSeconds} is NaN without a failure, at R &gt; 1 and on unshaped links. */
+    private record Timed(double seconds, String digest, int restarts, double boundSeconds) {
     }
 
     /**
@@ -155,7 +165,8 @@ public final class FailureBenchRunner {
     private List<Row> point(ShuffleBenchOptions o, Victim kind, int victim, WorkloadManifest manifest,
             String reference, List<Double> ats) throws IOException, InterruptedException {
         String where = String.format(Locale.ROOT, "R=%d %s %s", o.reducers(), kind.label(), o.shape().coord(victim));
-        Timed warm = once(o, manifest, victim, Optional.empty());
+        Optional<RecoveryBound> bound = RecoveryBound.of(o, manifest, kind == Victim.ROOT, victim, heirOf(o, victim));
+        Timed warm = once(o, manifest, victim, Optional.empty(), bound);
         say(String.format(Locale.ROOT, "bench failure: %s: uncounted run without failure %.2f s", where,
                 warm.seconds));
         List<Double> baselines = new ArrayList<>();
@@ -163,14 +174,14 @@ public final class FailureBenchRunner {
         ats.forEach(at -> failed.add(new ArrayList<>()));
         boolean correct = warm.digest.equals(reference);
         for (int round = 1; round <= runs; round++) {
-            Timed base = once(o, manifest, victim, Optional.empty());
+            Timed base = once(o, manifest, victim, Optional.empty(), bound);
             baselines.add(base.seconds);
             correct &= base.digest.equals(reference);
             double t = median(baselines);
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                     "bench failure: %s round %d of %d: T %.2f s", where, round, runs, base.seconds));
             for (int i = 0; i < ats.size(); i++) {
-                Timed f = once(o, manifest, victim, Optional.of(ats.get(i) * t));
+                Timed f = once(o, manifest, victim, Optional.of(ats.get(i) * t), bound);
                 failed.get(i).add(f);
                 line.append(String.format(Locale.ROOT, ", at %.2fT %.2f s (%d restart%s%s)", ats.get(i), f.seconds,
                         f.restarts, f.restarts == 1 ? "" : "s", f.digest.equals(reference) ? "" : ", OUTPUT DIFFERS"));
@@ -182,9 +193,11 @@ public final class FailureBenchRunner {
         for (int i = 0; i < ats.size(); i++) {
             List<Timed> runsAt = failed.get(i);
             double seconds = median(runsAt.stream().map(Timed::seconds).toList());
+            double boundSeconds = median(runsAt.stream().map(Timed::boundSeconds).toList());
             int restarts = runsAt.stream().mapToInt(Timed::restarts).max().orElse(0);
             boolean ok = correct && runsAt.stream().allMatch(f -> f.digest.equals(reference));
-            rows.add(new Row(kind, ats.get(i), o.reducers(), o.shape().coord(victim), t, seconds, restarts, ok));
+            rows.add(new Row(kind, ats.get(i), o.reducers(), o.shape().coord(victim), t, seconds, boundSeconds,
+                    restarts, ok));
         }
         return rows;
     }
@@ -195,9 +208,17 @@ public final class FailureBenchRunner {
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
-    /** One shuffle of every partition on a fresh torus, crashing {@code victim} after {@code crashAfter} seconds. */
-    private Timed once(ShuffleBenchOptions o, WorkloadManifest manifest, int victim, Optional<Double> crashAfter)
-            throws IOException, InterruptedException {
+    /** The server that runs the next reduce attempt of a crashed root: its +x neighbour. */
+    private static int heirOf(ShuffleBenchOptions o, int victim) {
+        return o.shape().neighbour(victim, Port.PLUS_X);
+    }
+
+    /**
+     * One shuffle of every partition on a fresh torus, crashing {@code victim} after {@code crashAfter} seconds; with
+     * a failure and a {@code bound}, the run's {@link RecoveryBound} from what partition 0's reducer held at the crash.
+     */
+    private Timed once(ShuffleBenchOptions o, WorkloadManifest manifest, int victim, Optional<Double> crashAfter,
+            Optional<RecoveryBound> bound) throws IOException, InterruptedException {
         Map<String, String> conf = new HashMap<>();
         conf.put(TransportConfig.CLUSTER_SECRET, "failure-bench-cluster-secret-" + System.nanoTime());
         conf.put(TransportConfig.SEGMENT_BYTES, Integer.toString(o.segmentBytes()));
@@ -223,7 +244,7 @@ public final class FailureBenchRunner {
                 attempts.add(attempt);
             }
             // The daemon that runs the next reduce attempt of a crashed root: its failure view changes first.
-            int heir = o.shape().neighbour(victim, Port.PLUS_X);
+            int heir = heirOf(o, victim);
             CompletableFuture<Void> heirKnows = new CompletableFuture<>();
             torus.node(heir).addListener(new TransportListener() {
                 @Override
@@ -240,8 +261,14 @@ public final class FailureBenchRunner {
                 reducers.add(null);
                 threads.add(startReducer(torus, o, p, 0, o.rootOf(p), attempts, reducers));
             }
-            crashAfter.ifPresent(s -> crasher.schedule(() -> torus.crash(victim), (long) (s * 1e9),
-                    TimeUnit.NANOSECONDS));
+            // Written by the crasher thread before the crash, read after the reducers were joined (which follows it).
+            long[] atCrash = {-1, 0};
+            RootReducer first = reducers.get(0);
+            crashAfter.ifPresent(s -> crasher.schedule(() -> {
+                atCrash[1] = first.stream().bytesDelivered();
+                atCrash[0] = System.nanoTime() - start;
+                torus.crash(victim);
+            }, (long) (s * 1e9), TimeUnit.NANOSECONDS));
             long end = start;
             OutputDigest digest = new OutputDigest(o.reducers());
             for (int p = 0; p < o.reducers(); p++) {
@@ -266,7 +293,17 @@ public final class FailureBenchRunner {
                     restarts += (int) torus.service(s).counters().snapshot().restarts();
                 }
             }
-            return new Timed((end - start) / 1e9, digest.finish(), restarts);
+            double boundSeconds = Double.NaN;
+            if (bound.isPresent() && crashAfter.isPresent()) {
+                crasher.shutdownNow(); // a crash not yet run (the shuffle ended first) never runs
+                if (!crasher.awaitTermination(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the crash of " + o.shape().coord(victim) + " did not end");
+                }
+                if (atCrash[0] >= 0) {
+                    boundSeconds = bound.get().seconds(atCrash[0] / 1e9, atCrash[1], first.stream().bytesDelivered());
+                }
+            }
+            return new Timed((end - start) / 1e9, digest.finish(), restarts, boundSeconds);
         } finally {
             crasher.shutdownNow();
         }

@@ -7,7 +7,6 @@ import org.camdoop.workload.ReferenceResult;
 import org.camdoop.workload.WorkloadManifest;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.torus.topology.Port;
-import org.camdoop.torus.topology.TorusShape;
 
 /**
  * The least time any implementation of a mode could take: the busiest root's required inbound bytes over its inbound
@@ -24,14 +23,11 @@ import org.camdoop.torus.topology.TorusShape;
 public record LowerBound(int busiestPartition, long bytes, int inboundLinks, double seconds) {
 
     static LowerBound compute(ShuffleBenchOptions options, WorkloadManifest manifest) throws IOException {
-        int links = options.mode() == ShuffleMode.DIRECT ? 1 : neighbours(options.shape(), options.rootOf(0));
+        int links = inboundLinks(options, options.rootOf(0), -1);
         long worst = -1;
         int worstPartition = 0;
         for (int p = 0; p < options.reducers(); p++) {
-            int root = options.rootOf(p);
-            long bytes = options.mode() == ShuffleMode.CAMDOOP
-                    ? ReferenceResult.outputBytesWithout(manifest, p, root)
-                    : manifest.intermediateBytes(p) - manifest.servers().get(root).partitions().get(p).recordBytes();
+            long bytes = requiredBytes(options, manifest, p, options.rootOf(p));
             if (bytes > worst) {
                 worst = bytes;
                 worstPartition = p;
@@ -41,12 +37,27 @@ public record LowerBound(int busiestPartition, long bytes, int inboundLinks, dou
         return new LowerBound(worstPartition, worst, links, rate == 0 ? Double.NaN : worst / (links * rate));
     }
 
-    /** Distinct servers one link away (every server of a torus has the same number). */
-    private static int neighbours(TorusShape shape, int server) {
+    /** The bytes {@code root} must receive over links to reduce {@code partition} (see the class comment). */
+    static long requiredBytes(ShuffleBenchOptions options, WorkloadManifest manifest, int partition, int root)
+            throws IOException {
+        return options.mode() == ShuffleMode.CAMDOOP
+                ? ReferenceResult.outputBytesWithout(manifest, partition, root)
+                : manifest.intermediateBytes(partition) - manifest.servers().stream().filter(s -> s.server() == root)
+                        .mapToLong(s -> s.partitions().get(partition).recordBytes()).sum();
+    }
+
+    /**
+     * The links into {@code root} the bound assumes: one in direct mode, else its distinct neighbours other than
+     * {@code dead} (-1: none dead).
+     */
+    static int inboundLinks(ShuffleBenchOptions options, int root, int dead) {
+        if (options.mode() == ShuffleMode.DIRECT) {
+            return 1;
+        }
         Set<Integer> distinct = new HashSet<>();
-        for (Port port : shape.links()) {
-            int n = shape.neighbour(server, port);
-            if (n != server) {
+        for (Port port : options.shape().links()) {
+            int n = options.shape().neighbour(root, port);
+            if (n != root && n != dead) {
                 distinct.add(n);
             }
         }

@@ -51,6 +51,11 @@ final class RootReducer implements Runnable {
         this.run = new ChunkQueueRun("root of partition " + partition);
     }
 
+    /** The root stream it drains; others may read only {@link RootStream#bytesDelivered()} while it runs. */
+    RootStream stream() {
+        return stream;
+    }
+
     @Override
     public void run() {
         try {
