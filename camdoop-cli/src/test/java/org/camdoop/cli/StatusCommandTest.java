@@ -144,7 +144,7 @@ class StatusCommandTest {
     @Timeout(120)
     void statusOfAnEmbeddedTorusAndACutLink() throws Exception {
         TorusShape shape = TorusShape.parse("3x3x3");
-        // A cut link stays down 8 s before its redial (a start-up dial that came too early waits as long).
+        // A cut link is held down 8 s before its redial (a start-up dial that came too early waits as long).
         TransportConfig config = TransportConfig.of(java.util.Map.of(TransportConfig.CLUSTER_SECRET,
                 "status-test-cluster-secret-of-32-bytes-or-more", TransportConfig.RECONNECT_INITIAL_MS, "8000",
                 TransportConfig.RECONNECT_MAX_MS, "8000"));
@@ -180,7 +180,7 @@ class StatusCommandTest {
             };
             torus.node(0).addListener(onDown);
             torus.node(1).addListener(onDown);
-            torus.node(0).cutLink(Port.PLUS_X);
+            torus.node(0).cutLink(Port.PLUS_X, Duration.ofSeconds(8)); // held down, as a pulled cable
             assertTrue(down.await(30, TimeUnit.SECONDS), "the cut link's ends never went down");
             CliRun cut = CliRun.of("status", "--topology", topology.toString(), "--http-port", "" + http, "--json");
             assertEquals(CamdoopCli.FAILED, cut.status(), cut.out() + cut.err());

@@ -360,7 +360,7 @@ public final class CamdoopService {
 
     private void abort(long streamKey, int partition, String reason, boolean broadcast) {
         ShuffleKey key = new ShuffleKey(streamKey, partition);
-        recent.aborted(key);
+        recent.aborted(key, reason);
         startAcks.forget(streamKey, partition);
         parked.cancel(streamKey, partition);
         RunningShuffle r = running.remove(key);

@@ -64,8 +64,8 @@ final class LocalShuffles {
                         a.combineBatchBytes()));
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         if (recent.wasAborted(key)) {
-            // Its ABORT overtook this START (they run on different threads): nothing to do.
-            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
+            // Its ABORT overtook this START (they run on different threads): nothing to do but tell the reducer why.
+            root.ifPresent(s -> s.fail(abortedBecause(spec, key)));
             return;
         }
         RunningShuffle r = new RunningShuffle(spec);
@@ -85,9 +85,9 @@ final class LocalShuffles {
             return;
         }
         if (!r.attach(wiring)) {
-            vertexSetup.close(wiring, "shuffle " + spec.describe() + " was aborted",
-                    new IllegalStateException("the shuffle was aborted"));
-            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " was aborted"));
+            String why = abortedBecause(spec, key);
+            vertexSetup.close(wiring, why, new IllegalStateException(why));
+            root.ifPresent(s -> s.fail(why));
             return;
         }
         if (wiring.isEmpty()) {
@@ -116,6 +116,11 @@ final class LocalShuffles {
             rootFinished.accept(spec);
         }));
         vertexSetup.start(wiring);
+    }
+
+    /** What the reducer of a shuffle aborted before it ran here learns: the abort's own reason when remembered. */
+    private String abortedBecause(ShuffleSpec spec, ShuffleKey key) {
+        return "shuffle " + spec.describe() + " was aborted" + recent.abortReason(key).map(r -> ": " + r).orElse("");
     }
 
     private void forget(ShuffleKey key, RunningShuffle r, Vertex finished) {

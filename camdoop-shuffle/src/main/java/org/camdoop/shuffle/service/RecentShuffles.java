@@ -8,14 +8,14 @@ import org.camdoop.shuffle.service.net.StartProof;
 
 /**
  * What a daemon remembers of recent shuffles, each memory bounded to the newest {@link #MAX_REMEMBERED}: which were
- * aborted (a START that arrives after its ABORT must not run), which STARTs it has taken (a START sent again after a
+ * aborted and why (a START that arrives after its ABORT must not run, and its reducer learns the reason), which STARTs it has taken (a START sent again after a
  * lost ACK runs nothing twice), and what each root's task proved (re-sent with every START). Thread-safe: each
  * memory is guarded by itself.
  */
 final class RecentShuffles {
     static final int MAX_REMEMBERED = 4096;
 
-    private final Set<ShuffleKey> aborted = recentKeys();
+    private final Map<ShuffleKey, String> aborted = bounded();
     private final Set<ShuffleKey> started = recentKeys();
     private final Map<ShuffleKey, StartProof> rootProofs = bounded();
 
@@ -32,10 +32,10 @@ final class RecentShuffles {
         };
     }
 
-    /** The shuffle was aborted: remember it, and forget what its root's task proved. */
-    void aborted(ShuffleKey key) {
+    /** The shuffle was aborted for {@code reason}: remember it, and forget what its root's task proved. */
+    void aborted(ShuffleKey key, String reason) {
         synchronized (aborted) {
-            aborted.add(key);
+            aborted.putIfAbsent(key, reason);
         }
         synchronized (rootProofs) {
             rootProofs.remove(key);
@@ -44,7 +44,14 @@ final class RecentShuffles {
 
     boolean wasAborted(ShuffleKey key) {
         synchronized (aborted) {
-            return aborted.contains(key);
+            return aborted.containsKey(key);
+        }
+    }
+
+    /** Why the shuffle was first aborted here, if it was (and is still remembered). */
+    java.util.Optional<String> abortReason(ShuffleKey key) {
+        synchronized (aborted) {
+            return java.util.Optional.ofNullable(aborted.get(key));
         }
     }
 

@@ -66,8 +66,8 @@ class StatusPageBrowserTest {
                 "needs Debian's chromium and chromium-driver (.ci/run installs them): " + CHROMIUM + ", " + DRIVER);
         TorusShape shape = TorusShape.parse("3x3x3");
         // Shaped links keep the shuffle running for seconds (about 7: many of the page's polls, a second apart, even
-        // on a loaded machine); a cut link stays down 6 s before its redial (a start-up dial that came too early
-        // waits as long), and is routed around after 2 s, half the failure timeout.
+        // on a loaded machine); a cut link is held down 6 s, as a pulled cable, before its redial (a start-up dial
+        // that came too early waits as long), and is routed around after 2 s, half the failure timeout.
         TransportConfig config = TransportConfig.of(Map.of(TransportConfig.CLUSTER_SECRET,
                 "status-page-test-cluster-secret-32-bytes", TransportConfig.SHAPING_BYTES_PER_SECOND, "200000",
                 TransportConfig.RECONNECT_INITIAL_MS, "6000", TransportConfig.RECONNECT_MAX_MS, "6000",
@@ -119,7 +119,7 @@ class StatusPageBrowserTest {
                     wait.until(b -> b.findElement(By.cssSelector("#jobs tbody")).getText().contains(JOB + " 27 27"));
 
                     assertInstanceOf(StreamItem.End.class, end.get(120, TimeUnit.SECONDS), "the shuffle completes");
-                    torus.node(0).cutLink(Port.PLUS_X);
+                    torus.node(0).cutLink(Port.PLUS_X, Duration.ofSeconds(6));
                     wait.until(b -> "1".equals(summary.getAttribute("data-links-down")));
                     assertEquals(List.of("0,0,0+x"), js(browser, "return [...document.querySelectorAll('path.link.down')]"
                             + ".map(l => l.dataset.link)"));
