@@ -30,7 +30,18 @@ final class Nodes {
     }
 
     static TransportConfig config(String secret) {
-        return TransportConfig.of(Map.of(
+        return TransportConfig.of(settings(secret));
+    }
+
+    /** {@link #config(String)} with one key set otherwise. */
+    static TransportConfig config(String secret, String key, String value) {
+        Map<String, String> m = new HashMap<>(settings(secret));
+        m.put(key, value);
+        return TransportConfig.of(m);
+    }
+
+    private static Map<String, String> settings(String secret) {
+        return Map.of(
                 TransportConfig.CLUSTER_SECRET, secret(secret),
                 TransportConfig.SEGMENT_BYTES, "1024",
                 TransportConfig.MAX_FRAME_BYTES, "2048",
@@ -38,7 +49,7 @@ final class Nodes {
                 TransportConfig.HEARTBEAT_INTERVAL_MS, "200",
                 TransportConfig.HEARTBEAT_TIMEOUT_MS, "3000",
                 TransportConfig.RECONNECT_INITIAL_MS, "20",
-                TransportConfig.RECONNECT_MAX_MS, "200"));
+                TransportConfig.RECONNECT_MAX_MS, "200");
     }
 
     /** A loopback TCP topology on free ephemeral ports. */
