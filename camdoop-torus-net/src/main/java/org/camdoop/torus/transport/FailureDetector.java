@@ -155,12 +155,6 @@ final class FailureDetector {
         Suspect s = suspects.remove(link.peer());
         if (s != null) {
             s.cancel();
-            if (s.phase == Phase.SUSPECTED && !link.isUp()) {
-                // Declared before half the timeout: avoid the link now, as the timeout's path does first, so what was
-                // in flight on it is resent around it and every daemon hears of the cut.
-                actions.routeAround(link);
-                tell("linkCut", l -> l.linkCut(link.port(), shape.coord(link.peer()), run));
-            }
         }
         LOG.warn("server {} refuses connections: its daemon (incarnation {}) is gone, declared failed", shape.coord(
                 link.peer()), run);

@@ -24,7 +24,6 @@ import org.camdoop.torus.transport.link.HandshakeProof;
 import org.camdoop.torus.transport.link.Link;
 import org.camdoop.torus.transport.link.LinkPipeline;
 import org.camdoop.torus.transport.link.LinkTls;
-import org.camdoop.torus.transport.link.Reach;
 import org.camdoop.torus.transport.link.ReconnectBackoff;
 import org.camdoop.torus.transport.link.TokenBucket;
 import org.camdoop.torus.transport.link.TransitAllowance;
@@ -94,23 +93,19 @@ public final class TorusNode implements AutoCloseable {
         }
         for (Port p : shape.links()) {
             int peer = shape.neighbour(self, p);
-            Reach reach;
+            Bootstrap dial = null;
             if (self < peer) {
-                Bootstrap dial = new Bootstrap().group(loop).channel(kind.channelClass())
+                dial = new Bootstrap().group(loop).channel(kind.channelClass())
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
                         .handler(new LinkPipeline(config.linkSettings(), shape, coord, incarnation, shape.coord(peer),
                                 proof, nanoClock, router, tls));
                 if (kind != Transports.LOCAL) {
                     dial.option(ChannelOption.TCP_NODELAY, true);
                 }
-                reach = Reach.dials(dial, topology.address(peer));
-            } else {
-                reach = Reach.probes(new Bootstrap().group(loop).channel(kind.channelClass())
-                        .handler(new io.netty.channel.ChannelInboundHandlerAdapter()), topology.address(peer));
             }
             TokenBucket bucket = config.shapingBytesPerSecond() > 0
                     ? new TokenBucket(nanoClock, config.shapingBytesPerSecond(), config.shapingBurstBytes()) : null;
-            router.addLink(new Link(p, self, peer, reach, loop,
+            router.addLink(new Link(p, self, peer, dial, topology.address(peer), loop,
                     new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
                     new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router, transit,
                     config.serviceQueueMaxBytes()));

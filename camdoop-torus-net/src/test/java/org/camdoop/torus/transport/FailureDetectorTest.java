@@ -10,7 +10,6 @@ import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.link.Link;
-import org.camdoop.torus.transport.link.Reach;
 import org.camdoop.torus.transport.link.ReconnectBackoff;
 import org.camdoop.torus.transport.link.TransitAllowance;
 import org.camdoop.torus.transport.stream.LinkScheduler;
@@ -49,7 +48,7 @@ class FailureDetectorTest {
                 probed.add(peer);
             }
         });
-        link = new Link(Port.PLUS_X, 0, 1, Reach.acceptsOnly(), loop.eventLoop(), new LinkScheduler(1024, job -> 1), null,
+        link = new Link(Port.PLUS_X, 0, 1, null, null, loop.eventLoop(), new LinkScheduler(1024, job -> 1), null,
                 new ReconnectBackoff(1_000_000, 10_000_000), new Link.Listener() {
                     @Override
                     public void linkUp(Link l) {

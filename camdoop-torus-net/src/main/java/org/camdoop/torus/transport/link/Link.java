@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The link to one torus neighbour: its connection state machine, its scheduler and its send loop. The server with the
  * lower index dials (and redials: at once after a connection that stood, else with backoff, {@link ReconnectBackoff});
- * the other accepts, and probes the neighbour once when a connection drops ({@link Reach}). Only the owning node's
- * event loop touches it.
+ * the other accepts. Only the owning node's event loop touches it.
  */
 public final class Link {
 
@@ -58,7 +57,6 @@ public final class Link {
     private final int peer;
     private final int self;
     private final Bootstrap dialer;
-    private final Bootstrap prober;
     private final SocketAddress peerAddress;
     private final EventLoop loop;
     private final LinkScheduler scheduler;
@@ -85,12 +83,12 @@ public final class Link {
     private long heldUntilNanos = System.nanoTime();
 
     /**
-     * @param reach                how this side reaches the peer: dials it, or accepts and probes it after a drop
+     * @param dialer               a bootstrap ready to connect to the peer, or {@code null} if the peer dials us
      * @param transitAllowance     the node's cap on frames in transit, shared by its links
      * @param serviceQueueMaxBytes bytes waiting in the connection's outbound buffer beyond which service messages are
      *                             dropped (they are best effort) rather than queued
      */
-    public Link(Port port, int self, int peer, Reach reach, EventLoop loop,
+    public Link(Port port, int self, int peer, Bootstrap dialer, SocketAddress peerAddress, EventLoop loop,
             LinkScheduler scheduler, TokenBucket outBucket, ReconnectBackoff backoff, Listener listener,
             TransitAllowance transitAllowance, long serviceQueueMaxBytes) {
         this.transitAllowance = transitAllowance;
@@ -98,9 +96,8 @@ public final class Link {
         this.port = port;
         this.self = self;
         this.peer = peer;
-        this.dialer = reach.dialer();
-        this.prober = reach.probes() ? reach.prober() : null;
-        this.peerAddress = reach.address();
+        this.dialer = dialer;
+        this.peerAddress = peerAddress;
         this.loop = loop;
         this.scheduler = scheduler;
         this.outBucket = outBucket;
@@ -265,7 +262,6 @@ public final class Link {
             case WAITING -> {
                 if (prev == State.UP) {
                     listener.linkDown(this, reason);
-                    probe();
                 }
             }
             case STOPPED -> {
@@ -311,27 +307,6 @@ public final class Link {
                     transition(State.BACKOFF, null);
                 }
             });
-        });
-    }
-
-    /**
-     * The accepting side's one look at a neighbour whose connection just dropped: a bare connection to its address,
-     * closed at once. Refused: no daemon listens there any more, reported as {@link #REASON_REFUSED} (the failure
-     * detector declares the run failed), exactly as the dialing side learns it from its redial. Anything else (it
-     * connects, or times out as a dead host does) says nothing, and the failure timeout decides as before. Not while
-     * the link is held down ({@link #cut(long)}), as a pulled cable reaches nothing.
-     */
-    private void probe() {
-        if (prober == null || heldNanos() > 0) {
-            return;
-        }
-        prober.connect(peerAddress).addListener((ChannelFuture f) -> {
-            if (f.isSuccess()) {
-                f.channel().close();
-            } else if (refused(f.cause()) && state == State.WAITING) {
-                LOG.debug("probe {} -> {} refused", port.label(), peerAddress);
-                listener.linkDown(this, REASON_REFUSED);
-            }
         });
     }
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class LinkBoundsTest {
 
     private static Link link(EmbeddedChannel ch, TransitAllowance allowance, long serviceCap) {
-        Link l = new Link(Port.PLUS_X, 0, 1, Reach.acceptsOnly(), ch.eventLoop(), new LinkScheduler(1024, job -> 1), null,
+        Link l = new Link(Port.PLUS_X, 0, 1, null, null, ch.eventLoop(), new LinkScheduler(1024, job -> 1), null,
                 new ReconnectBackoff(1_000_000, 10_000_000), new Link.Listener() {
                     @Override
                     public void linkUp(Link link) {
