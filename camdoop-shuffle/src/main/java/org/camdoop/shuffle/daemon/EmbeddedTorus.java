@@ -314,9 +314,10 @@ public final class EmbeddedTorus implements AutoCloseable {
     }
 
     /**
-     * Crashes one daemon, as {@code kill -9} would: its shuffles stop without telling anyone, its links drop without a
-     * goodbye and never come back. Its neighbours declare it failed after their failure timeout and the shuffles it
-     * took part in recover without it (docs/recovery.md).
+     * Crashes one daemon, as {@code kill -9} would: it stops listening, its shuffles stop without telling anyone, its
+     * links drop without a goodbye and never come back. A neighbour that dials it is refused at its next redial and
+     * declares it failed then; the others hear of it, or declare it after their failure timeout. The shuffles it took
+     * part in recover without it (docs/recovery.md).
      */
     public void crash(int server) {
         CamdoopService dying = service(server);

@@ -14,6 +14,8 @@ import org.camdoop.shuffle.service.net.StartProof;
  */
 final class RecentShuffles {
     static final int MAX_REMEMBERED = 4096;
+    /** Longest abort reason kept: an ABORT on the wire carries no more either. */
+    static final int MAX_REASON_CHARS = 2000;
 
     private final Map<ShuffleKey, String> aborted = bounded();
     private final Set<ShuffleKey> started = recentKeys();
@@ -32,10 +34,14 @@ final class RecentShuffles {
         };
     }
 
-    /** The shuffle was aborted for {@code reason}: remember it, and forget what its root's task proved. */
+    /**
+     * The shuffle was aborted for {@code reason}: remember it (the first reason, the cause; later ones echo it), cut to
+     * {@link #MAX_REASON_CHARS}, and forget what its root's task proved.
+     */
     void aborted(ShuffleKey key, String reason) {
         synchronized (aborted) {
-            aborted.putIfAbsent(key, reason);
+            aborted.putIfAbsent(key, reason.length() <= MAX_REASON_CHARS ? reason
+                    : reason.substring(0, MAX_REASON_CHARS) + "...");
         }
         synchronized (rootProofs) {
             rootProofs.remove(key);

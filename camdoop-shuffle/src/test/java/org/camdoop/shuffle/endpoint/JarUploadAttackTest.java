@@ -67,7 +67,7 @@ class JarUploadAttackTest {
             // An upload in progress holds the only upload slot: a second is refused, not queued on disk.
             try (RawLocalConnection slow = new RawLocalConnection(d.localSocket())) {
                 slow.send(LocalWire.PUT_JAR, putJarBody(JOB, o, other.length));
-                assertEquals(LocalWire.OK, slow.reply().type());
+                slow.expectOk();
                 assertEquals("jar " + s + " refused: 1 jar uploads in progress (camdoop.daemon.jar-cache.max-uploads)",
                         assertThrows(DaemonRefusedException.class, () -> attacker.putJar(JOB, s, small.length,
                                 JobTokenProof.forJar(SECRET, JOB, s, small.length),
@@ -75,7 +75,7 @@ class JarUploadAttackTest {
                 int half = other.length / 2;
                 slow.send(LocalWire.JAR_PIECE, java.util.Arrays.copyOfRange(other, 0, half));
                 slow.send(LocalWire.JAR_PIECE, java.util.Arrays.copyOfRange(other, half, other.length));
-                assertEquals(LocalWire.OK, slow.reply().type());
+                slow.expectOk();
             }
             // The job has sent 2 MiB of its 5 MiB quota.
             assertEquals("jar " + b + " for " + JOB + " refused: the job's jars would take 5767168 bytes, over its"
@@ -128,14 +128,14 @@ class JarUploadAttackTest {
 
             try (RawLocalConnection empty = new RawLocalConnection(d.localSocket())) {
                 empty.send(LocalWire.PUT_JAR, putJarBody(other, y, tiny.length));
-                assertEquals(LocalWire.OK, empty.reply().type());
+                empty.expectOk();
                 empty.send(LocalWire.JAR_PIECE, new byte[0]);
                 assertEquals("an empty jar piece for jar " + y, empty.refusal(Refusal.MALFORMED));
                 assertTrue(empty.closedByDaemon());
             }
             try (RawLocalConnection trickle = new RawLocalConnection(d.localSocket())) {
                 trickle.send(LocalWire.PUT_JAR, putJarBody(other, y, tiny.length));
-                assertEquals(LocalWire.OK, trickle.reply().type());
+                trickle.expectOk();
                 // A byte every 100 ms, each well within the frame timeout: 100 bytes would take 10 s.
                 long start = System.nanoTime();
                 try {

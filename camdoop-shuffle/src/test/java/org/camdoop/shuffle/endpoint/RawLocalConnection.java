@@ -62,6 +62,19 @@ final class RawLocalConnection implements AutoCloseable {
         return f;
     }
 
+    /** The next frame is OK; a REFUSED one fails with its message, so a test that fails says why. */
+    void expectOk() throws IOException {
+        LocalWire.Frame f = reply();
+        if (f.type() == LocalWire.REFUSED) {
+            DataInputStream r = f.in();
+            Refusal why = Refusal.of(r.readUnsignedByte());
+            throw new IOException("expected OK, got REFUSED " + why + ": " + r.readUTF());
+        }
+        if (f.type() != LocalWire.OK) {
+            throw new IOException("expected OK, got frame type " + f.type());
+        }
+    }
+
     /** The exact message of the REFUSED frame that comes next; anything else is an error. */
     String refusal(Refusal expected) throws IOException {
         LocalWire.Frame f = reply();

@@ -253,7 +253,8 @@ class RejoinTest {
             return b.toString();
         });
         for (int s = 0; s < SHAPE.size(); s++) {
-            assertFalse(which.test(s) && !condition.test(torus.service(s).view()), SHAPE.coord(s) + ": " + what);
+            FailureView v = torus.service(s).view();
+            assertFalse(which.test(s) && !condition.test(v), SHAPE.coord(s) + ": " + what + ", later: " + v);
         }
     }
 

@@ -408,16 +408,20 @@ public final class TorusNode implements AutoCloseable {
     /**
      * Stops this node as a crashed process would: it stops listening, its links drop without a goodbye and never come
      * back, and its neighbours see only connections closing. As when a process is killed, the listener is gone before
-     * a neighbour can redial: the one that dials this node is refused and declares it failed at once; the others hear
-     * it from that one, or wait for their failure timeout. The event loop group is left alone (an embedded torus
-     * shares it). Waits for it.
+     * a neighbour can redial: a neighbour that dials this node is refused at its next redial and declares it failed
+     * then; the others hear it from that one, or wait for their failure timeout. The event loop group is left alone
+     * (an embedded torus shares it). Waits for it.
      */
     public void crash() {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        loop.execute(() -> server.close().addListener(f -> loop.execute(() -> {
-            router.crash();
-            done.complete(null);
-        })));
+        loop.execute(() -> server.close().addListener(f -> {
+            try {
+                router.crash();
+                done.complete(null);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }));
         try {
             done.get(10, TimeUnit.SECONDS);
         } catch (Exception e) {

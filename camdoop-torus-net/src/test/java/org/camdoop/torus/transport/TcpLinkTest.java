@@ -72,8 +72,7 @@ class TcpLinkTest {
         Topology topo = Nodes.loopback(shape);
         TransportConfig config = Nodes.config("s", TransportConfig.FAILURE_TIMEOUT_MS, "60000");
         BlockingQueue<String> failed = new LinkedBlockingQueue<>();
-        try (TorusNode a = TorusNode.start(config, topo, A)) {
-            TorusNode b = TorusNode.start(config, topo, B);
+        try (TorusNode a = TorusNode.start(config, topo, A); TorusNode b = TorusNode.start(config, topo, B)) {
             a.addListener(new TransportListener() {
                 @Override
                 public void serverFailed(Coord server, long incarnation) {
@@ -82,9 +81,9 @@ class TcpLinkTest {
             });
             Nodes.await(Nodes.linkUp(a, Port.PLUS_X), 10_000, "A-B up");
             b.crash(); // as kill -9: B stops listening, then its connections close
-            // A dials B (lower index), is refused, and declares it at once; its failure timeout is a minute.
+            // A dials B (lower index), is refused at its next redial (20 ms), and declares it then; its failure timeout
+            // is a minute.
             assertEquals(B.toString(), Nodes.next(failed, 10_000, "B declared failed"));
-            b.close();
         }
     }
 

@@ -20,8 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The link to one torus neighbour: its connection state machine, its scheduler and its send loop. The server with the
- * lower index dials (and redials: at once after a connection that stood, else with backoff, {@link ReconnectBackoff});
- * the other accepts. Only the owning node's event loop touches it.
+ * lower index dials (and redials with backoff); the other accepts. Only the owning node's event loop touches it.
  */
 public final class Link {
 
@@ -77,8 +76,6 @@ public final class Link {
     private long peerIncarnation;
     /** The incarnation that last connection replaced, when it was another run of the neighbour's daemon; else 0. */
     private long replacedIncarnation;
-    /** {@link System#nanoTime} when the current (or last) connection came up. */
-    private long upSinceNanos;
     /** {@link System#nanoTime} before which this side neither dials nor takes a connection ({@link #cut(long)}). */
     private long heldUntilNanos = System.nanoTime();
 
@@ -178,7 +175,6 @@ public final class Link {
             old.close();
         }
         channel = ch;
-        upSinceNanos = System.nanoTime();
         backoff.reset();
         transition(State.UP, null);
     }
@@ -251,8 +247,7 @@ public final class Link {
                 if (prev == State.UP) {
                     listener.linkDown(this, reason);
                 }
-                long delay = Math.max(prev == State.UP ? backoff.afterDrop(System.nanoTime() - upSinceNanos)
-                        : backoff.nextDelayNanos(), heldNanos());
+                long delay = Math.max(backoff.nextDelayNanos(), heldNanos());
                 loop.schedule(() -> {
                     if (state == State.BACKOFF) {
                         transition(State.CONNECTING, null);

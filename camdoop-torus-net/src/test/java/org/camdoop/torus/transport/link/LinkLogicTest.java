@@ -41,18 +41,6 @@ class LinkLogicTest {
     }
 
     @Test
-    void aConnectionThatStoodIsRedialledAtOnceAndOneThatDroppedSoonerBacksOff() {
-        ReconnectBackoff b = new ReconnectBackoff(100, 700);
-        assertEquals(0, b.afterDrop(100), "stood for the initial delay: redial at once");
-        assertEquals(0, b.afterDrop(5_000));
-        assertEquals(100, b.afterDrop(99), "dropped sooner: the backoff's pace");
-        assertEquals(200, b.afterDrop(0));
-        assertEquals(400, b.nextDelayNanos(), "a failed redial goes on from there");
-        b.reset();
-        assertEquals(100, b.afterDrop(1));
-    }
-
-    @Test
     void tokenBucketHoldsTheLongRunRate() {
         // 1 GB/s = 1 byte per ns, burst 1000 bytes.
         TokenBucket t = new TokenBucket(now::get, 1_000_000_000L, 1000);
