@@ -17,8 +17,10 @@ import org.camdoop.torus.trees.TreeChoice;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,6 +44,10 @@ import picocli.CommandLine.Spec;
                 + " failed. Every output is checked against the reference. See docs/recovery.md.",
             ""})
 public final class FailureBench implements Callable<Integer> {
+
+    /** One colour per (R, victim): its measured line solid, its network bound dashed. */
+    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
+        new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b)};
 
     @Spec
     CommandSpec spec;
@@ -219,21 +225,30 @@ public final class FailureBench implements Callable<Integer> {
      */
     private static void plot(List<FailureBenchRunner.Row> rows, Path file) throws java.io.IOException {
         System.setProperty("java.awt.headless", "true");
-        XYChart chart = new XYChartBuilder().width(900).height(560).title("Failure during the shuffle (paper Figure 9)")
+        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Failure during the shuffle (paper Figure 9)")
                 .xAxisTitle("failure time / T").yAxisTitle("shuffle and reduce time / T").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        rows.stream().map(r -> "R=" + r.reducers() + " " + r.failed().label()).distinct().forEach(series -> {
+        List<String> names = rows.stream().map(r -> "R=" + r.reducers() + " " + r.failed().label()).distinct().toList();
+        for (int i = 0; i < names.size(); i++) {
+            String series = names.get(i);
+            Color colour = PALETTE[i % PALETTE.length];
             List<FailureBenchRunner.Row> mine = rows.stream()
                     .filter(r -> series.equals("R=" + r.reducers() + " " + r.failed().label())).toList();
             double[] at = mine.stream().mapToDouble(FailureBenchRunner.Row::at).toArray();
-            chart.addSeries(series, at, mine.stream().mapToDouble(FailureBenchRunner.Row::stretch).toArray());
+            XYSeries measured = chart.addSeries(series, at,
+                    mine.stream().mapToDouble(FailureBenchRunner.Row::stretch).toArray());
+            measured.setLineColor(colour);
+            measured.setMarkerColor(colour);
             double[] bound = mine.stream().mapToDouble(FailureBenchRunner.Row::boundStretch).toArray();
             if (java.util.Arrays.stream(bound).allMatch(Double::isFinite)) {
-                chart.addSeries(series + " (network bound)", at, bound).setLineStyle(SeriesLines.DASH_DASH);
+                XYSeries floor = chart.addSeries(series + ", network bound", at, bound);
+                floor.setLineStyle(SeriesLines.DASH_DASH);
+                floor.setLineColor(colour);
+                floor.setMarkerColor(colour);
+                floor.setMarker(SeriesMarkers.NONE);
             }
-        });
+        }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 }
