@@ -8,9 +8,9 @@ import org.camdoop.shuffle.service.net.StartProof;
 
 /**
  * What a daemon remembers of recent shuffles, each memory bounded to the newest {@link #MAX_REMEMBERED}: which were
- * aborted and why (a START that arrives after its ABORT must not run, and its reducer learns the reason), which STARTs it has taken (a START sent again after a
- * lost ACK runs nothing twice), and what each root's task proved (re-sent with every START). Thread-safe: each
- * memory is guarded by itself.
+ * aborted and why (a START that arrives after its ABORT must not run, and its reducer learns the reason), which STARTs
+ * it has taken (a START sent again after a lost ACK runs nothing twice), and what each root's task proved (re-sent with
+ * every START). Thread-safe: each memory is guarded by itself.
  */
 final class RecentShuffles {
     static final int MAX_REMEMBERED = 4096;
