@@ -225,8 +225,9 @@ public final class FailureBench implements Callable<Integer> {
      */
     private static void plot(List<FailureBenchRunner.Row> rows, Path file) throws java.io.IOException {
         System.setProperty("java.awt.headless", "true");
-        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Failure during the shuffle (paper Figure 9)")
-                .xAxisTitle("failure time / T").yAxisTitle("shuffle and reduce time / T").build();
+        XYChart chart = new XYChartBuilder().width(1000).height(560)
+                .title("Failure during the shuffle (paper Figure 9)").xAxisTitle("failure time / T")
+                .yAxisTitle("shuffle and reduce time / T").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         List<String> names = rows.stream().map(r -> "R=" + r.reducers() + " " + r.failed().label()).distinct().toList();
