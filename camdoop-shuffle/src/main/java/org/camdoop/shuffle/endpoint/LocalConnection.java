@@ -190,28 +190,33 @@ final class LocalConnection {
             refuse(quota.refusal().orElseThrow(), quota.reason());
             return;
         }
-        boolean stored = false;
+        // Whatever goes wrong, the job's quota (and the cache's slot, closed with the upload) is given back before the
+        // refusal goes out: the task may ask again at once, on another connection, and must not find it still held.
+        JarCache.Upload upload;
         try {
-            JarCache.Upload upload;
-            try {
-                upload = endpoint.parts().jars().begin(digest, size);
-            } catch (IOException e) {
-                refuse(Refusal.REFUSED, e.getMessage());
-                return;
-            }
-            try (upload) {
-                receivePieces(upload);
-                stored = true;
-            } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
-                throw e;
-            } catch (IOException e) {
-                refuse(Refusal.REFUSED, e.getMessage());
-                return;
-            }
+            upload = endpoint.parts().jars().begin(digest, size);
+        } catch (IOException e) {
+            endpoint.parts().tokens().refundJar(jobId, size);
+            refuse(Refusal.REFUSED, e.getMessage());
+            return;
+        }
+        boolean stored = false;
+        String failed = null;
+        try (upload) {
+            receivePieces(upload);
+            stored = true;
+        } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
+            throw e;
+        } catch (IOException e) {
+            failed = e.getMessage();
         } finally {
             if (!stored) {
                 endpoint.parts().tokens().refundJar(jobId, size);
             }
+        }
+        if (failed != null) {
+            refuse(Refusal.REFUSED, failed);
+            return;
         }
         ok("jar " + digest + " cached");
     }
