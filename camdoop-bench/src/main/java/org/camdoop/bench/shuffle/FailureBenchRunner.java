@@ -193,7 +193,9 @@ public final class FailureBenchRunner {
         for (int i = 0; i < ats.size(); i++) {
             List<Timed> runsAt = failed.get(i);
             double seconds = median(runsAt.stream().map(Timed::seconds).toList());
-            double boundSeconds = median(runsAt.stream().map(Timed::boundSeconds).toList());
+            // Over the runs that have one: a crash that came after its shuffle's end has none.
+            List<Double> bounds = runsAt.stream().map(Timed::boundSeconds).filter(Double::isFinite).toList();
+            double boundSeconds = bounds.isEmpty() ? Double.NaN : median(bounds);
             int restarts = runsAt.stream().mapToInt(Timed::restarts).max().orElse(0);
             boolean ok = correct && runsAt.stream().allMatch(f -> f.digest.equals(reference));
             rows.add(new Row(kind, ats.get(i), o.reducers(), o.shape().coord(victim), t, seconds, boundSeconds,
@@ -299,7 +301,7 @@ public final class FailureBenchRunner {
                 if (!crasher.awaitTermination(60, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("the crash of " + o.shape().coord(victim) + " did not end");
                 }
-                if (atCrash[0] >= 0) {
+                if (atCrash[0] >= 0 && atCrash[0] <= end - start) { // a crash after the end failed nothing
                     boundSeconds = bound.get().seconds(atCrash[0] / 1e9, atCrash[1], first.stream().bytesDelivered());
                 }
             }

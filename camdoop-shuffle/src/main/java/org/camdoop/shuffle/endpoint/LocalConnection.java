@@ -195,27 +195,31 @@ final class LocalConnection {
         JarCache.Upload upload;
         try {
             upload = endpoint.parts().jars().begin(digest, size);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             endpoint.parts().tokens().refundJar(jobId, size);
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
             refuse(Refusal.REFUSED, e.getMessage());
             return;
         }
         boolean stored = false;
-        String failed = null;
+        IOException failed = null;
         try (upload) {
             receivePieces(upload);
             stored = true;
         } catch (LocalWire.BadFrameException | SocketTimeoutException | ClosedChannelException e) {
             throw e;
         } catch (IOException e) {
-            failed = e.getMessage();
+            failed = e;
         } finally {
             if (!stored) {
                 endpoint.parts().tokens().refundJar(jobId, size);
             }
         }
         if (failed != null) {
-            refuse(Refusal.REFUSED, failed);
+            // An EOFException from a client gone mid-piece has no message: say what it is rather than nothing.
+            refuse(Refusal.REFUSED, java.util.Objects.requireNonNullElse(failed.getMessage(), failed.toString()));
             return;
         }
         ok("jar " + digest + " cached");

@@ -418,8 +418,8 @@ public final class TorusNode implements AutoCloseable {
             try {
                 router.crash();
                 done.complete(null);
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
             }
         }));
         try {
