@@ -1,6 +1,7 @@
 package org.camdoop.shuffle.endpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -132,6 +133,15 @@ class JarUploadAttackTest {
                 empty.send(LocalWire.JAR_PIECE, new byte[0]);
                 assertEquals("an empty jar piece for jar " + y, empty.refusal(Refusal.MALFORMED));
                 assertTrue(empty.closedByDaemon());
+            }
+            try (RawLocalConnection gone = new RawLocalConnection(d.localSocket())) {
+                gone.send(LocalWire.PUT_JAR, putJarBody(other, y, tiny.length));
+                gone.expectOk();
+                // A piece announced whole, half of it sent, then nothing more: the upload fails, and says so.
+                gone.sendHeader(tiny.length + 1, LocalWire.JAR_PIECE, java.util.Arrays.copyOf(tiny, tiny.length / 2));
+                gone.finishSending();
+                assertEquals("java.io.EOFException", gone.refusal(Refusal.REFUSED));
+                assertFalse(cached(y), "nothing cached of a jar cut short");
             }
             try (RawLocalConnection trickle = new RawLocalConnection(d.localSocket())) {
                 trickle.send(LocalWire.PUT_JAR, putJarBody(other, y, tiny.length));
