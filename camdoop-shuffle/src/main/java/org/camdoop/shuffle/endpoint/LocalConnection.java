@@ -218,8 +218,9 @@ final class LocalConnection {
             }
         }
         if (failed != null) {
-            // An EOFException from a client gone mid-piece has no message: say what it is rather than nothing.
-            refuse(Refusal.REFUSED, java.util.Objects.requireNonNullElse(failed.getMessage(), failed.toString()));
+            // An EOFException from a client gone mid-piece has no message: say what happened rather than nothing.
+            refuse(Refusal.REFUSED, failed.getMessage() != null ? failed.getMessage() : "jar " + digest
+                    + " not stored: its upload ended early (" + failed.getClass().getSimpleName() + ")");
             return;
         }
         ok("jar " + digest + " cached");

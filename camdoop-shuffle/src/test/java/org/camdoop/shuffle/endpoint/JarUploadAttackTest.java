@@ -140,7 +140,8 @@ class JarUploadAttackTest {
                 // A piece announced whole, half of it sent, then nothing more: the upload fails, and says so.
                 gone.sendHeader(tiny.length + 1, LocalWire.JAR_PIECE, java.util.Arrays.copyOf(tiny, tiny.length / 2));
                 gone.finishSending();
-                assertEquals("java.io.EOFException", gone.refusal(Refusal.REFUSED));
+                assertEquals("jar " + y + " not stored: its upload ended early (EOFException)",
+                        gone.refusal(Refusal.REFUSED));
                 assertFalse(cached(y), "nothing cached of a jar cut short");
             }
             try (RawLocalConnection trickle = new RawLocalConnection(d.localSocket())) {
