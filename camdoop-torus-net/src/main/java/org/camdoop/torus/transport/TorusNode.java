@@ -1,15 +1,10 @@
 package org.camdoop.torus.transport;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,9 +15,7 @@ import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
-import org.camdoop.torus.transport.link.HandshakeProof;
 import org.camdoop.torus.transport.link.Link;
-import org.camdoop.torus.transport.link.LinkPipeline;
 import org.camdoop.torus.transport.link.LinkTls;
 import org.camdoop.torus.transport.link.ReconnectBackoff;
 import org.camdoop.torus.transport.link.TokenBucket;
@@ -82,45 +75,24 @@ public final class TorusNode implements AutoCloseable {
                 readiness.linkUp();
             }
         });
-        Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
-        HandshakeProof proof = new HandshakeProof(config.clusterSecret());
-        WriteBufferWaterMark marks = new WriteBufferWaterMark(config.writeBufferHighBytes() / 2,
-                config.writeBufferHighBytes());
-
+        NodeChannels channels = new NodeChannels(config, topology, coord, incarnation, loop, nanoClock, router, tls);
         SocketAddress addr = topology.address(self);
         if (addr == null) {
             throw new IllegalArgumentException("the topology has no address for " + coord);
         }
         for (Port p : shape.links()) {
             int peer = shape.neighbour(self, p);
-            Bootstrap dial = null;
-            if (self < peer) {
-                dial = new Bootstrap().group(loop).channel(kind.channelClass())
-                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                        .handler(new LinkPipeline(config.linkSettings(), shape, coord, incarnation, shape.coord(peer),
-                                proof, nanoClock, router, tls));
-                if (kind != Transports.LOCAL) {
-                    dial.option(ChannelOption.TCP_NODELAY, true);
-                }
-            }
             TokenBucket bucket = config.shapingBytesPerSecond() > 0
                     ? new TokenBucket(nanoClock, config.shapingBytesPerSecond(), config.shapingBurstBytes()) : null;
-            router.addLink(new Link(p, self, peer, dial, topology.address(peer), loop,
-                    new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
+            router.addLink(new Link(p, self, peer, self < peer ? channels.dialer(peer) : null, topology.address(peer),
+                    loop, new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
                     new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router, transit,
                     config.serviceQueueMaxBytes()));
         }
         // Bound only now that every link is in place: a neighbour that dials the moment the port opens and finishes its
         // handshake before the links existed had its new connection closed unannounced (a link that came up and went
         // straight down, taking frames of the first shuffle with it).
-        ServerBootstrap sb = new ServerBootstrap().group(loop, loop).channel(kind.serverChannelClass())
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, marks)
-                .childHandler(new LinkPipeline(config.linkSettings(), shape, coord, incarnation, null, proof, nanoClock,
-                        router, tls));
-        if (kind != Transports.LOCAL) {
-            sb.childOption(ChannelOption.TCP_NODELAY, true);
-        }
-        this.server = sb.bind(bindable(addr)).sync().channel();
+        this.server = channels.listen(addr);
         loop.execute(() -> {
             for (Port p : shape.links()) {
                 router.link(p).start();
@@ -139,7 +111,7 @@ public final class TorusNode implements AutoCloseable {
     /** As {@link #start(TransportConfig, Topology, Coord)}, over TLS when {@code tls} is not {@code null}. */
     public static TorusNode start(TransportConfig config, Topology topology, Coord coord, LinkTls tls)
             throws InterruptedException {
-        Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
+        Transports kind = NodeChannels.transportOf(topology, config);
         EventLoopGroup g = new MultiThreadIoEventLoopGroup(1, kind.ioHandlerFactory());
         try {
             return new TorusNode(config, topology, coord, g, g, System::nanoTime,
@@ -168,15 +140,8 @@ public final class TorusNode implements AutoCloseable {
     /** An event loop group suited to {@code topology} (in-JVM or sockets), for {@link #start(TransportConfig,
      * Topology, Coord, EventLoopGroup, FailureView)}. */
     public static EventLoopGroup groupFor(Topology topology, TransportConfig config, int threads) {
-        Transports kind = topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
+        Transports kind = NodeChannels.transportOf(topology, config);
         return new MultiThreadIoEventLoopGroup(threads, kind.ioHandlerFactory());
-    }
-
-    private static SocketAddress bindable(SocketAddress a) {
-        if (a instanceof InetSocketAddress i && i.isUnresolved()) {
-            return new InetSocketAddress(i.getHostString(), i.getPort());
-        }
-        return a;
     }
 
     public Coord coord() {
