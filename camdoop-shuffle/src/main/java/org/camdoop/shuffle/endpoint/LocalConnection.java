@@ -195,13 +195,13 @@ final class LocalConnection {
         JarCache.Upload upload;
         try {
             upload = endpoint.parts().jars().begin(digest, size);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             endpoint.parts().tokens().refundJar(jobId, size);
-            if (e instanceof RuntimeException r) {
-                throw r;
-            }
             refuse(Refusal.REFUSED, e.getMessage());
             return;
+        } catch (RuntimeException e) {
+            endpoint.parts().tokens().refundJar(jobId, size);
+            throw e;
         }
         boolean stored = false;
         IOException failed = null;
