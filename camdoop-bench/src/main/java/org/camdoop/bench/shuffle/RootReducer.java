@@ -87,6 +87,9 @@ final class RootReducer implements Runnable {
                 return new Ended(end.end(), endNanos);
             } else if (next instanceof StreamItem.Failed failed) {
                 return new Failed("partition " + partition + ": " + failed.reason());
+            } else if (next instanceof StreamItem.Paused paused) {
+                // The benchmarks keep map outputs off the servers they fail: no new attempts would come.
+                return new Failed("partition " + partition + ": lost the outputs of map attempts " + paused.lost());
             } else {
                 return new Failed("partition " + partition + ": no data for " + stallLimit.toSeconds() + " s");
             }

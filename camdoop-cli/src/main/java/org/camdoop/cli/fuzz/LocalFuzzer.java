@@ -27,7 +27,7 @@ final class LocalFuzzer implements Runnable {
             LocalWire.FAILED, LocalWire.NONCE_IS);
 
     private static final int[] REQUESTS = {LocalWire.REGISTER_JOB, LocalWire.REGISTER_MAP_OUTPUT, LocalWire.PUT_JAR,
-        LocalWire.START_SHUFFLE, LocalWire.NONCE};
+        LocalWire.START_SHUFFLE, LocalWire.NONCE, LocalWire.RESUME_SHUFFLE};
 
     private final List<Path> sockets;
     private final byte[] specEncoding;

@@ -177,7 +177,8 @@ public final class DaemonClient implements AutoCloseable {
     }
 
     /**
-     * The next item of a started shuffle, blocking: a Chunk, or the End or Failed that closes it.
+     * The next item of a started shuffle, blocking: a Chunk, or the End or Failed that closes it, or a Paused that
+     * waits for {@link #resumeShuffle}.
      *
      * @throws IOException if the daemon went away, sent something else, or nothing came within the stream timeout
      */
@@ -200,8 +201,41 @@ public final class DaemonClient implements AutoCloseable {
             case LocalWire.CHUNK -> new StreamItem.Chunk(f.body(), f.body().length);
             case LocalWire.END -> new StreamItem.End(EndOfStream.decode(f.body()));
             case LocalWire.FAILED -> new StreamItem.Failed(f.in().readUTF());
+            case LocalWire.PAUSED -> paused(f.in());
             default -> throw new IOException("unexpected frame type " + f.type() + " in a shuffle stream");
         };
+    }
+
+    private static StreamItem.Paused paused(DataInputStream in) throws IOException {
+        byte[] nonce = new byte[LocalWire.NONCE_BYTES];
+        in.readFully(nonce);
+        long waitMs = in.readLong();
+        int n = in.readInt();
+        if (n < 0 || n > in.available() / 2) {
+            throw new IOException("a PAUSED frame naming " + n + " lost map attempts in " + in.available() + " bytes");
+        }
+        java.util.List<String> lost = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            lost.add(in.readUTF());
+        }
+        return new StreamItem.Paused(lost, nonce, waitMs);
+    }
+
+    /**
+     * Resumes a shuffle that paused ({@link StreamItem.Paused}): {@code replacements} maps each lost map attempt to
+     * the new attempt of its map, {@code proof} is {@code JobTokenProof.forShuffle} over the pause's nonce and the new
+     * set of map attempts. The stream then goes on: read it with {@link #next()}.
+     */
+    public void resumeShuffle(java.util.SortedMap<String, String> replacements, byte[] proof) throws IOException {
+        byte[] body = LocalWire.body(o -> {
+            o.writeInt(replacements.size());
+            for (java.util.Map.Entry<String, String> e : replacements.entrySet()) {
+                o.writeUTF(e.getKey());
+                o.writeUTF(e.getValue());
+            }
+            LocalWire.writeBytes(o, proof);
+        });
+        LocalWire.write(out, LocalWire.RESUME_SHUFFLE, body, body.length);
     }
 
     private String call(int type, byte[] body) throws IOException {

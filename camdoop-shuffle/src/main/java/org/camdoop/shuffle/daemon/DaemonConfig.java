@@ -71,6 +71,13 @@ public final class DaemonConfig {
     public static final long DEFAULT_LOCAL_FRAME_TIMEOUT_MS = 30_000;
 
     /**
+     * Milliseconds a shuffle that lost map outputs waits, paused, for its reduce task to name the new attempts of those
+     * maps (the ApplicationMaster runs them again); then it fails, and so does the reduce attempt.
+     */
+    public static final String SHUFFLE_PAUSE_TIMEOUT_MS = "camdoop.daemon.shuffle.pause-timeout-ms";
+    public static final long DEFAULT_SHUFFLE_PAUSE_TIMEOUT_MS = 600_000;
+
+    /**
      * In a NodeManager only (CamdoopShuffleHandler): a directory shared by the daemons of one host where, when {@link #COORDINATE} is unset,
      * each claims the first free coordinate of this host with a lock file; empty: no claiming.
      */
@@ -187,7 +194,9 @@ public final class DaemonConfig {
                         DEFAULT_LOCAL_MAX_CONNECTIONS_PER_USER)),
                 positive(LOCAL_IDLE_TIMEOUT_MS, conf.getLong(LOCAL_IDLE_TIMEOUT_MS, DEFAULT_LOCAL_IDLE_TIMEOUT_MS)),
                 positive(LOCAL_FRAME_TIMEOUT_MS,
-                        conf.getLong(LOCAL_FRAME_TIMEOUT_MS, DEFAULT_LOCAL_FRAME_TIMEOUT_MS)));
+                        conf.getLong(LOCAL_FRAME_TIMEOUT_MS, DEFAULT_LOCAL_FRAME_TIMEOUT_MS)),
+                positive(SHUFFLE_PAUSE_TIMEOUT_MS,
+                        conf.getLong(SHUFFLE_PAUSE_TIMEOUT_MS, DEFAULT_SHUFFLE_PAUSE_TIMEOUT_MS)));
     }
 
     public long specWaitMs() {

@@ -26,8 +26,6 @@ import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.protocol.ShuffleKeys;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
-import org.camdoop.shuffle.protocol.StreamItem;
-import org.camdoop.shuffle.service.CamdoopService;
 import org.camdoop.shuffle.service.RootStream;
 import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.torus.trees.TreeChoice;
@@ -330,45 +328,7 @@ final class LocalConnection {
             return;
         }
         ok(endpoint.parts().coord().toString());
-        stream(spec, root);
-    }
-
-    /** Copies the root stream to the task; a task that goes away aborts the shuffle everywhere. */
-    private void stream(ShuffleSpec spec, RootStream root) throws IOException {
-        CamdoopService service = endpoint.parts().service();
-        String stopping = "daemon " + endpoint.parts().coord() + " stopping";
-        // An authorised reduce task with a proof: it reads its chunks as its reduce function gets through the keys,
-        // which may leave them unread for as long as one key group takes.
-        channel.noWriteStallLimit();
-        try {
-            while (true) {
-                if (endpoint.closed()) {
-                    service.abort(spec, stopping, true);
-                    return;
-                }
-                StreamItem next = root.next(LocalEndpoint.POLL);
-                if (next instanceof StreamItem.Chunk c) {
-                    LocalWire.write(out, LocalWire.CHUNK, c.bytes(), c.length());
-                } else if (next instanceof StreamItem.End e) {
-                    byte[] b = e.end().encode();
-                    LocalWire.write(out, LocalWire.END, b, b.length);
-                    return;
-                } else if (next instanceof StreamItem.Failed f) {
-                    byte[] b = LocalWire.body(o -> o.writeUTF(f.reason()));
-                    LocalWire.write(out, LocalWire.FAILED, b, b.length);
-                    return;
-                }
-            }
-        } catch (IOException e) {
-            service.abort(spec, "reduce task went away: " + e.getMessage(), true);
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            service.abort(spec, stopping, true);
-            throw new ClosedChannelException();
-        } finally {
-            channel.writeStallLimit(endpoint.limits().frameTimeoutMs());
-        }
+        new TaskStream(endpoint, channel, in, out, peer).copy(spec, root);
     }
 
     void ok(String message) throws IOException {

@@ -61,11 +61,14 @@ public final class LocalEndpoint implements AutoCloseable {
      * The endpoint's bounds: connections at once (in all, and per user other than the daemon's), and the deadlines of
      * a connection (the frame timeout also bounds how long a reply may wait for the task to read).
      */
-    public record Limits(int maxConnections, int maxConnectionsPerUser, long idleTimeoutMs, long frameTimeoutMs) {
+    public record Limits(int maxConnections, int maxConnectionsPerUser, long idleTimeoutMs, long frameTimeoutMs,
+            long pauseTimeoutMs) {
         public Limits {
-            if (maxConnections <= 0 || maxConnectionsPerUser <= 0 || idleTimeoutMs <= 0 || frameTimeoutMs <= 0) {
+            if (maxConnections <= 0 || maxConnectionsPerUser <= 0 || idleTimeoutMs <= 0 || frameTimeoutMs <= 0
+                    || pauseTimeoutMs <= 0) {
                 throw new IllegalArgumentException("local endpoint limits must be positive: " + maxConnections + ", "
-                        + maxConnectionsPerUser + ", " + idleTimeoutMs + ", " + frameTimeoutMs);
+                        + maxConnectionsPerUser + ", " + idleTimeoutMs + ", " + frameTimeoutMs + ", "
+                        + pauseTimeoutMs);
             }
         }
     }

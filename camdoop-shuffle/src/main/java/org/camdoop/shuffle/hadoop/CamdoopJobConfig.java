@@ -74,6 +74,15 @@ public final class CamdoopJobConfig {
     public static final String STALL_TIMEOUT_MS = "camdoop.shuffle.stall-timeout-ms";
     public static final int DEFAULT_STALL_TIMEOUT_MS = 600_000;
 
+    /**
+     * Whether the job's maps are deterministic: a re-run attempt of a map writes the same records as the attempt it
+     * replaces. Then a shuffle that lost map outputs mid-stream resumes after the last key the reducer holds, with the
+     * new attempts (paper section 4.2); otherwise only a shuffle that delivered nothing yet resumes (from the start),
+     * and a later loss fails the attempt, whose retry shuffles from the start.
+     */
+    public static final String DETERMINISTIC_MAPS = "camdoop.shuffle.deterministic-maps";
+    public static final boolean DEFAULT_DETERMINISTIC_MAPS = false;
+
     private CamdoopJobConfig() {}
 
     public static ShuffleMode mode(Configuration conf) {

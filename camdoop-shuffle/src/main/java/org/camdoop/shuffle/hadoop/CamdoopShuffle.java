@@ -38,6 +38,8 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
     private Context<K, V> context;
     private CamdoopCounters counters;
     private StreamSource source;
+    /** The map completion events (on a cluster), read on when map outputs are lost; null in local mode. */
+    private CompletionEventPoller events;
     private Shuffle<K, V> stock;
 
     @Override
@@ -100,8 +102,16 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             context.getStatus().setPhase(org.apache.hadoop.mapred.TaskStatus.Phase.SORT);
             context.getReduceTask().statusUpdate(context.getUmbilical());
         }
-        return new StreamIterator(source, first, counters, shuffle, new LostMapOutputs(job, context.getStatus(),
-                () -> context.getReduceTask().statusUpdate(context.getUmbilical())));
+        LostMapOutputs reporter = new LostMapOutputs(job, context.getStatus(),
+                () -> context.getReduceTask().statusUpdate(context.getUmbilical()));
+        return new StreamIterator(source, first, counters, shuffle, new LostMapRecovery(reporter,
+                job.getBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, CamdoopJobConfig.DEFAULT_DETERMINISTIC_MAPS),
+                (lost, waitMs) -> {
+                    if (events == null) {
+                        throw new IOException("a shuffle in local mode lost map outputs " + lost);
+                    }
+                    return events.awaitReplacements(lost, waitMs, context.getReporter());
+                }));
     }
 
     private StreamSource open(JobConf job) throws IOException, InterruptedException {
@@ -111,10 +121,10 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
             return LocalTorusSource.start(job, context.getReduceId(), local, LocalMode.shape(job, maps),
                     LocalMode.servers(job, maps), CamdoopJobConfig.mode(job), CamdoopJobConfig.trees(job));
         }
-        SortedSet<String> expected = new CompletionEventPoller(context.getUmbilical(),
+        events = new CompletionEventPoller(context.getUmbilical(),
                 (TaskAttemptID) context.getReduceId(), job.getNumMapTasks(),
-                job.getInt(CamdoopJobConfig.EVENTS_POLL_MS, CamdoopJobConfig.DEFAULT_EVENTS_POLL_MS))
-                .awaitAllMaps(context.getReporter());
+                job.getInt(CamdoopJobConfig.EVENTS_POLL_MS, CamdoopJobConfig.DEFAULT_EVENTS_POLL_MS));
+        SortedSet<String> expected = events.awaitAllMaps(context.getReporter());
         context.getShuffledMapsCounter().increment(expected.size());
         return DaemonStreamSource.start(job, context.getReduceId(), expected);
     }

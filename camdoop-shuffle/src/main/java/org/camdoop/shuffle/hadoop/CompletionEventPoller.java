@@ -1,6 +1,8 @@
 package org.camdoop.shuffle.hadoop;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapred.MapTaskCompletionEventsUpdate;
@@ -32,6 +34,31 @@ final class CompletionEventPoller {
 
     /** Waits until every map has a successful attempt (or failed as a whole) and returns the attempts that count. */
     SortedSet<String> awaitAllMaps(Progressable progress) throws IOException, InterruptedException {
+        return poll(() -> events.missing() == 0 ? events.chosen() : null, Long.MAX_VALUE, progress);
+    }
+
+    /**
+     * Waits up to {@code waitMs} until each of the {@code lost} attempts was replaced by another attempt of its map
+     * ({@link MapCompletionEvents#replacementsFor}) and returns them; null if the time ran out first.
+     *
+     * @throws IOException also if a lost attempt's map failed as a whole
+     */
+    SortedMap<String, String> awaitReplacements(Collection<String> lost, long waitMs, Progressable progress)
+            throws IOException, InterruptedException {
+        try {
+            return poll(() -> {
+                SortedMap<String, String> r = events.replacementsFor(lost);
+                return r.isEmpty() ? null : r;
+            }, waitMs, progress);
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** Polls until {@code done} returns non-null (returned) or {@code waitMs} passed (null). */
+    private <T> T poll(java.util.function.Supplier<T> done, long waitMs, Progressable progress)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
         while (true) {
             MapTaskCompletionEventsUpdate update = umbilical.getMapCompletionEvents(
                     (JobID) reduce.getJobID(), from, MAX_EVENTS, reduce);
@@ -45,8 +72,12 @@ final class CompletionEventPoller {
                 events.apply(e);
             }
             from += batch.length;
-            if (events.missing() == 0) {
-                return events.chosen();
+            T result = done.get();
+            if (result != null) {
+                return result;
+            }
+            if ((System.nanoTime() - start) / 1_000_000L >= waitMs) {
+                return null;
             }
             progress.progress();
             if (batch.length < MAX_EVENTS) {

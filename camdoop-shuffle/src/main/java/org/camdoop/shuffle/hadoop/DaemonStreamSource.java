@@ -1,7 +1,9 @@
 package org.camdoop.shuffle.hadoop;
 
 import java.io.IOException;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeSet;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.camdoop.shuffle.protocol.JobTokenProof;
@@ -14,9 +16,22 @@ import org.camdoop.shuffle.protocol.StreamItem;
 /** The stream of a shuffle whose root is the task's local daemon, read from the local protocol's socket. */
 final class DaemonStreamSource implements StreamSource {
     private final DaemonSession session;
+    private final String jobId;
+    private final int partition;
+    private final int attempt;
+    private final ShuffleMode mode;
+    private final TreeChoice trees;
+    /** The map attempts the shuffle reads now. */
+    private SortedSet<String> expected;
 
-    private DaemonStreamSource(DaemonSession session) {
+    private DaemonStreamSource(DaemonSession session, TaskAttemptID reduce, JobConf job, SortedSet<String> expected) {
         this.session = session;
+        this.jobId = reduce.getJobID().toString();
+        this.partition = reduce.getTaskID().getId();
+        this.attempt = reduce.getId();
+        this.mode = CamdoopJobConfig.mode(job);
+        this.trees = CamdoopJobConfig.trees(job);
+        this.expected = expected;
     }
 
     /** Registers the job with the local daemon and asks it to be the root of this reduce attempt's partition. */
@@ -34,7 +49,7 @@ final class DaemonStreamSource implements StreamSource {
                             ShuffleCodes.code(trees), nonce, expected));
             session.client().streamTimeout(
                     job.getInt(CamdoopJobConfig.STALL_TIMEOUT_MS, CamdoopJobConfig.DEFAULT_STALL_TIMEOUT_MS));
-            return new DaemonStreamSource(session);
+            return new DaemonStreamSource(session, reduce, job, expected);
         } catch (IOException | RuntimeException e) {
             session.close();
             throw e;
@@ -44,6 +59,17 @@ final class DaemonStreamSource implements StreamSource {
     @Override
     public StreamItem next() throws IOException {
         return session.client().next();
+    }
+
+    @Override
+    public void resume(StreamItem.Paused paused, SortedMap<String, String> replacements) throws IOException {
+        SortedSet<String> next = new TreeSet<>(expected);
+        next.removeAll(replacements.keySet());
+        next.addAll(replacements.values());
+        byte[] proof = JobTokenProof.forShuffle(session.secret(), jobId, partition, attempt, ShuffleCodes.code(mode),
+                ShuffleCodes.code(trees), paused.nonce(), next);
+        session.client().resumeShuffle(replacements, proof);
+        expected = next;
     }
 
     @Override

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * the shuffling reducers to have reported, counting notifications; every reducer of the job loses the same outputs).
  * The stock scheduler sends one notification per failed copy and retries the copy, so it reaches the same count
  * after as many failed copies; here the output is known gone (its server stayed unreachable for the failure timeout),
- * so waiting would only delay the re-run. The reduce attempt still fails; its retry finds the re-run map's output.
+ * so waiting would only delay the re-run. A shuffle that paused for lost outputs waits for the re-run maps
+ * ({@link LostMapRecovery}); one that failed naming them fails the attempt, and its retry finds the re-run maps' outputs.
  */
 final class LostMapOutputs {
 
@@ -47,7 +48,11 @@ final class LostMapOutputs {
      * its failure must say why, not that a report went wrong.
      */
     void report(String reason) {
-        List<String> lost = MissingMapAttempts.in(reason);
+        report(MissingMapAttempts.in(reason));
+    }
+
+    /** Reports the outputs of {@code lost} lost, if any; never throws (as {@link #report(String)}). */
+    void report(List<String> lost) {
         if (lost.isEmpty()) {
             return;
         }

@@ -83,6 +83,34 @@ final class MapCompletionEvents {
         return n;
     }
 
+    /**
+     * For each of the {@code lost} attempts, the attempt of its map that counts now, once it is another one (the
+     * ApplicationMaster declared the lost one's output obsolete and a new attempt succeeded, or one in reserve took
+     * over); empty until every lost attempt has one.
+     *
+     * @throws IllegalStateException if a lost attempt's map failed as a whole: there is nothing to wait for
+     */
+    java.util.SortedMap<String, String> replacementsFor(java.util.Collection<String> lost) {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        for (String name : lost) {
+            TaskAttemptID attempt = TaskAttemptID.forName(name);
+            int map = attempt.getTaskID().getId();
+            if (map < 0 || map >= maps) {
+                throw new IllegalArgumentException("lost attempt " + name + " of a map outside the job's " + maps);
+            }
+            if (tipFailed.get(map)) {
+                throw new IllegalStateException("map " + attempt.getTaskID() + ", whose output " + name
+                        + " was lost, failed as a whole");
+            }
+            LinkedHashSet<TaskAttemptID> candidates = succeeded.get(map);
+            if (candidates.isEmpty() || candidates.iterator().next().equals(attempt)) {
+                return new java.util.TreeMap<>();
+            }
+            out.put(name, candidates.iterator().next().toString());
+        }
+        return out;
+    }
+
     /** The attempt that counts for each map that has one. */
     SortedSet<String> chosen() {
         SortedSet<String> out = new TreeSet<>();

@@ -13,7 +13,8 @@ import org.camdoop.shuffle.records.RecordCursor;
  * The reducer's input: the root's merged stream as it arrives, one record at a time, keys and values as
  * {@link DataInputBuffer}s over the chunk bytes (no copy, nothing on disk). {@link #next()} blocks for the next chunk.
  * Equal keys may come in several runs (the root merges its tree streams without combining): the reducer groups by
- * comparator, so that is fine. A failure here comes after records reached the reducer, so it fails the attempt.
+ * comparator, so that is fine. A failure here comes after records reached the reducer, so it fails the attempt. A
+ * pause for lost map outputs is resumed with their maps' new attempts where it may be ({@link LostMapRecovery}).
  * Not thread-safe: the reduce task's thread.
  */
 final class StreamIterator implements RawKeyValueIterator {
@@ -23,7 +24,7 @@ final class StreamIterator implements RawKeyValueIterator {
     private final StreamSource source;
     private final CamdoopCounters counters;
     private final String shuffle;
-    private final LostMapOutputs lost;
+    private final LostMapRecovery lost;
     private final Progress progress = new Progress();
     private final DataInputBuffer key = new DataInputBuffer();
     private final DataInputBuffer value = new DataInputBuffer();
@@ -37,10 +38,10 @@ final class StreamIterator implements RawKeyValueIterator {
 
     /**
      * @param first the item {@code run()} already read to decide between Camdoop and the stock shuffle
-     * @param lost  told the reason of a failure, to report the map outputs it names lost
+     * @param lost  reports lost map outputs, and names their new attempts to a stream that paused for them
      */
     StreamIterator(StreamSource source, StreamItem first, CamdoopCounters counters, String shuffle,
-            LostMapOutputs lost) {
+            LostMapRecovery lost) {
         this.lost = lost;
         this.source = source;
         this.pending = first;
@@ -91,8 +92,14 @@ final class StreamIterator implements RawKeyValueIterator {
             counters.end(e.end());
             progress.complete();
         } else if (n instanceof StreamItem.Failed f) {
-            lost.report(f.reason());
+            lost.failed(f.reason());
             throw failed(f.reason(), null);
+        } else if (n instanceof StreamItem.Paused p) {
+            try {
+                source.resume(p, lost.replacements(p, records));
+            } catch (IOException e) {
+                throw failed(e.getMessage(), e);
+            }
         } else {
             throw new IllegalStateException("unexpected stream item " + n);
         }

@@ -30,6 +30,10 @@ import java.io.IOException;
  *                        by OK (utf: the root's coordinate), then any number of CHUNK frames, then
  *                        exactly one END or FAILED; or by one REFUSED.                            16 MiB
  *  6 NONCE               empty. Answered by NONCE_IS; the nonce is good for one START_SHUFFLE       0
+ *  7 RESUME_SHUFFLE      i32 n; n x (utf lost map attempt; utf its replacement); i32 m; m bytes proof
+ *                        (JobTokenProof.forShuffle over the PAUSED nonce and the new map attempts).
+ *                        Only right after PAUSED, on the stream's connection; not answered by a reply
+ *                        of its own: the stream goes on (CHUNK ..., then END, FAILED or PAUSED)   16 MiB
  *
  * replies (daemon to task)                                                              body cap REPLY_CAP
  * 16 OK                  utf message
@@ -38,6 +42,9 @@ import java.io.IOException;
  * 19 END                 the rest of the frame: EndOfStream encoding
  * 20 FAILED              utf reason
  * 21 NONCE_IS            32 bytes: a fresh random nonce
+ * 22 PAUSED              32 bytes nonce; i64 wait ms; i32 n; n x utf lost map attempt. In a stream:
+ *                        the outputs of those attempts died with a server and the shuffle waits up
+ *                        to the wait for RESUME_SHUFFLE (StreamItem.Paused); then it fails
  * </pre>
  *
  * Type 4 was CLAIM_TOKEN (the job's secret sent to the daemon) in version 1; it is gone: the secret never crosses
@@ -51,12 +58,14 @@ public final class LocalWire {
     public static final int JAR_PIECE = 4;
     public static final int START_SHUFFLE = 5;
     public static final int NONCE = 6;
+    public static final int RESUME_SHUFFLE = 7;
     public static final int OK = 16;
     public static final int REFUSED = 17;
     public static final int CHUNK = 18;
     public static final int END = 19;
     public static final int FAILED = 20;
     public static final int NONCE_IS = 21;
+    public static final int PAUSED = 22;
 
     /** Bytes of a nonce. */
     public static final int NONCE_BYTES = 32;
@@ -73,7 +82,7 @@ public final class LocalWire {
             case REGISTER_JOB -> 4 << 20;
             case REGISTER_MAP_OUTPUT, PUT_JAR -> 64 << 10;
             case JAR_PIECE -> JAR_PIECE_BYTES;
-            case START_SHUFFLE -> 16 << 20;
+            case START_SHUFFLE, RESUME_SHUFFLE -> 16 << 20;
             case NONCE -> 0;
             default -> -1;
         };
@@ -81,7 +90,7 @@ public final class LocalWire {
 
     /** The largest body of reply {@code type}; -1 for a type that is not a reply. */
     public static int replyCap(int type) {
-        return type >= OK && type <= NONCE_IS ? REPLY_CAP : -1;
+        return type >= OK && type <= PAUSED ? REPLY_CAP : -1;
     }
 
     /** The cap of each frame type a reader accepts. */

@@ -52,6 +52,19 @@ public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt,
         return new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, expectedAttempts, g);
     }
 
+    /** The same shuffle reading {@code attempts} (a lost map output replaced by its map's new attempt). */
+    public ShuffleSpec withAttempts(SortedSet<String> attempts) {
+        return new ShuffleSpec(jobKey, jobId, partition, attempt, root, mode, trees, attempts, generation);
+    }
+
+    /** This shuffle's map attempts with each key of {@code replacements} replaced by its value. */
+    public SortedSet<String> attemptsReplacing(java.util.Map<String, String> replacements) {
+        SortedSet<String> out = new TreeSet<>(expectedAttempts);
+        out.removeAll(replacements.keySet());
+        out.addAll(replacements.values());
+        return out;
+    }
+
     /**
      * What this shuffle's streams and service messages carry as their job: the job key mixed with the reduce attempt,
      * so the leftovers of a failed attempt can never be mistaken for the streams of its retry.

@@ -4,7 +4,6 @@ import io.netty.buffer.Unpooled;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
@@ -53,7 +52,7 @@ public final class CamdoopService {
     private final TorusShape shape;
     private final RunningShuffles running = new RunningShuffles();
     private final RootedShuffles rooted = new RootedShuffles();
-    private final List<Consumer<ShuffleSpec>> restartListeners = new CopyOnWriteArrayList<>();
+    private final RootGenerations roots;
     /** Why the other daemons no longer count this one ({@link #excluded}); null while they do. */
     private volatile String exclusion;
     /** {@link #halt} was called: this daemon plays dead. */
@@ -98,6 +97,22 @@ public final class CamdoopService {
                     abort(spec, "daemons " + who + " did not answer the start of " + spec.describe() + " within "
                             + context.specWaitMs() + " ms", true);
                 });
+        this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootGenerations.Launch() {
+            @Override
+            public void launch(ShuffleSpec spec, VertexOutput rootOutput) {
+                // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another
+                // path; receivers park it (ParkedStarts). A restart spreads it again along a tree of the new view:
+                // the first broadcast may have died with the failed server (daemons that have it only forward).
+                broadcast.distribute(spec.jobId(), views.current());
+                startOnPeers(spec);
+                local.run(spec, Optional.of(rootOutput), unknownJob(spec));
+            }
+
+            @Override
+            public void abort(ShuffleSpec spec, String reason) {
+                CamdoopService.this.abort(spec.streamKey(), spec.partition(), reason, true);
+            }
+        });
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(),
                 recent::startTaken, this::handle);
         node.setServiceHandler(inbox::onMessage);
@@ -142,7 +157,7 @@ public final class CamdoopService {
 
     /** Calls {@code listener} (on a vertex thread: keep it short) with each restart's new generation before it runs. */
     public void onRestart(Consumer<ShuffleSpec> listener) {
-        restartListeners.add(listener);
+        roots.onRestart(listener);
     }
 
     /** This daemon's membership: the runs it knows connected and declared failed (tests in this package). */
@@ -195,25 +210,22 @@ public final class CamdoopService {
             refused.fail(exclusion);
             return refused;
         }
-        long[] known = views.knownRuns(); // before planning: a run that connects later may have received START
-        FailureView current = views.current();
-        // Every daemon plans with the failure view the root started on (carried in START), not with its own.
-        ShuffleSpec spec = requested.withGeneration(views.firstGeneration());
-        recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), proof);
-        // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another path;
-        // receivers park it (ParkedStarts).
-        broadcast.distribute(spec.jobId(), current);
-        startOnPeers(spec);
-        RootStream root = new RootStream(context.rootCapacity());
-        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, proof, spec, GenerationOutput.of(root,
-                context.specs().forJob(spec.jobId()), spec, shape, MAX_HELD_GROUP_BYTES), known);
-        rooted.add(r);
-        LOG.info("starting shuffle {}", spec.describe());
-        counters.rootStarted();
-        synchronized (r) {
-            local.run(spec, Optional.of(r.output), unknownJob(spec));
-        }
-        return root;
+        return roots.start(requested, proof);
+    }
+
+    /**
+     * Resumes a shuffle rooted here that paused for lost map outputs ({@link RootStream#pause}): {@code replacements}
+     * names the new attempt of each lost one, {@code proof} is the reduce task's proof over the new set of attempts.
+     *
+     * @return null once resumed, else why it cannot be (the shuffle stays as it was)
+     */
+    public String resume(ShuffleSpec shuffle, java.util.SortedMap<String, String> replacements, StartProof proof) {
+        return roots.resume(shuffle, replacements, proof);
+    }
+
+    /** The current generation of the shuffle rooted here that {@code shuffle} belongs to, if one is. */
+    public Optional<ShuffleSpec> rootedNow(ShuffleSpec shuffle) {
+        return roots.current(shuffle);
     }
 
     /**
@@ -258,50 +270,7 @@ public final class CamdoopService {
                 abort(key.streamKey(), key.partition(), "server " + failed + ", the root, failed", false);
             }
         }
-        for (RootedShuffles.Rooted r : rooted.all()) {
-            restart(r, failed, incarnation);
-        }
-    }
-
-    /**
-     * Replaces a shuffle's running generation by the next one: planned on the current failure view, resuming after the
-     * last key the reducer received whole. Unless the running generation cannot have run on the ended run.
-     */
-    private void restart(RootedShuffles.Rooted r, Coord failed, long incarnation) {
-        synchronized (r) {
-            ShuffleSpec old = r.spec;
-            if (rooted.get(old) != r || !(r.output instanceof GenerationOutput out)) {
-                return; // finished meanwhile, or an unknown job whose root vertex failed already
-            }
-            if (!r.mayHaveRunOn(shape.index(failed), incarnation)) {
-                return; // planned without the server (its failure was known), or with a later run of it (rejoined)
-            }
-            GenerationOutput.ResumePoint at = out.detach();
-            abort(old.streamKey(), old.partition(), "server " + failed + " failed: generation "
-                    + (old.generation().number() + 1) + " takes over", true);
-            String why = at.whyNotResumable(old.generation().number() + 1 >= MAX_GENERATIONS, MAX_GENERATIONS,
-                    MAX_HELD_GROUP_BYTES);
-            if (why != null) {
-                rooted.remove(old);
-                r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
-                return;
-            }
-            r.plannedWith = views.knownRuns();
-            ShuffleSpec next = old.withGeneration(views.nextGeneration(old.generation(), at.lastKey()));
-            recent.proved(new ShuffleKey(next.streamKey(), next.partition()), r.proof);
-            r.spec = next;
-            r.output = GenerationOutput.of(r.stream, context.specs().forJob(next.jobId()), next, shape,
-                    MAX_HELD_GROUP_BYTES);
-            LOG.info("server {} failed: restarting shuffle {} ({}; {} bytes had reached the reducer)", failed,
-                    next.describe(), next.generation(), r.stream.bytesDelivered());
-            counters.restarted();
-            restartListeners.forEach(l -> l.accept(next));
-            // Again along a tree of the new view: the first broadcast may have died with the failed server, leaving
-            // its subtree without the spec. Daemons that have it only forward.
-            broadcast.distribute(next.jobId(), views.current());
-            startOnPeers(next);
-            local.run(next, Optional.of(r.output), unknownJob(next));
-        }
+        roots.serverFailed(failed, incarnation);
     }
 
     /** Sends START to every live peer, and again to whoever has not acknowledged it (service messages: best effort). */
@@ -396,6 +365,8 @@ public final class CamdoopService {
             }
             counters.peerStartReceived();
             onStart(s.spec());
+        } else if (m instanceof ShuffleMessages.Held h) {
+            roots.held(from, h.streamKey(), h.partition(), h.indices());
         } else if (m instanceof ShuffleMessages.StartAck ack) {
             startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
         } else if (m instanceof SpecMessages.Spec spec) {
@@ -420,6 +391,13 @@ public final class CamdoopService {
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         if (!recent.takeStart(key)) {
             return;
+        }
+        // The root learns where the shuffle's map outputs are, so that it can wait for those that die with a server.
+        int[] held = MapOutputLocations.indicesHeld(context.catalog(), spec);
+        if (held.length > 0) {
+            StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
+            node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
+                    spec.partition(), held)));
         }
         if (recent.wasAborted(key)) {
             return; // its ABORT overtook it: neither run nor park it

@@ -25,7 +25,8 @@ public final class RootStream implements VertexOutput {
     private final int capacity;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    /** Chunks, and a {@link StreamItem.Paused} between them where the shuffle paused. */
+    private final ArrayDeque<StreamItem> chunks = new ArrayDeque<>();
     private StreamItem last;
     private Runnable writable;
     private long bytes;
@@ -39,8 +40,8 @@ public final class RootStream implements VertexOutput {
     }
 
     /**
-     * The next item, waiting up to {@code wait}: chunks in order, then exactly one End or Failed (repeated on further
-     * calls).
+     * The next item, waiting up to {@code wait}: chunks in order (with any pause among them), then exactly one End or
+     * Failed (repeated on further calls).
      */
     public StreamItem next(Duration wait) throws InterruptedException {
         Runnable wake = null;
@@ -126,6 +127,22 @@ public final class RootStream implements VertexOutput {
             }
             changed.signalAll();
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Queues a pause after the chunks queued so far, whatever the room: the shuffle lost map outputs and waits for the
+     * reduce task to name their replacements ({@link StreamItem.Paused}). Nothing is offered until it resumes.
+     */
+    public void pause(StreamItem.Paused paused) {
+        lock.lock();
+        try {
+            if (last == null) {
+                chunks.add(paused);
+                changed.signalAll();
+            }
         } finally {
             lock.unlock();
         }

@@ -22,9 +22,10 @@ final class RootedShuffles {
         final RootStream stream;
         /**
          * What the reduce task proved to this daemon: every generation's START carries it (kept here, not only by
-         * stream key, because aborting a generation forgets what was proved for its key).
+         * stream key, because aborting a generation forgets what was proved for its key). A resume with new map
+         * attempts brings a proof over them.
          */
-        final StartProof proof;
+        StartProof proof;
         /** The generation running now. */
         ShuffleSpec spec;
         /** The current generation's root output: a {@link GenerationOutput}, or the stream for an unknown job. */
@@ -34,6 +35,14 @@ final class RootedShuffles {
          * planned ({@link DaemonView#knownRuns}): the news that an earlier run ended concerns nothing of it.
          */
         long[] plannedWith;
+        /** Which server holds which of the map outputs, as reported. */
+        final MapOutputLocations locations = new MapOutputLocations();
+        /** While paused: the map attempts whose new attempts the reduce task is to name; null while not paused. */
+        java.util.SortedSet<String> pausedFor;
+        /** While paused: where the next generation resumes (after the last key the reducer holds). */
+        java.util.Optional<byte[]> pausedAfter = java.util.Optional.empty();
+        /** Outputs lost while paused, beyond {@link #pausedFor}: the shuffle pauses for them once resumed. */
+        final java.util.SortedSet<String> lostWhilePaused = new java.util.TreeSet<>();
 
         Rooted(RootStream stream, StartProof proof, ShuffleSpec spec, VertexOutput output, long[] plannedWith) {
             this.stream = stream;
@@ -73,16 +82,31 @@ final class RootedShuffles {
         return rooted.remove(keyOf(spec));
     }
 
-    /** Forgets the shuffle if {@code finished} is still its current generation (a restart replaced it otherwise). */
+    /**
+     * Forgets the shuffle if {@code finished} is still its current generation (a restart replaced it otherwise) and
+     * the shuffle is not paused (its generation, aborted, finished; the next one awaits the reduce task's resume).
+     */
     void finished(ShuffleSpec finished) {
         Rooted r = rooted.get(keyOf(finished));
         if (r != null) {
             synchronized (r) {
-                if (r.spec.equals(finished)) {
+                if (r.spec.equals(finished) && r.pausedFor == null) {
                     rooted.remove(keyOf(finished), r);
                 }
             }
         }
+    }
+
+    /** The shuffle rooted here whose current generation has this stream key and partition, or null. */
+    Rooted current(long streamKey, int partition) {
+        for (Rooted r : rooted.values()) {
+            synchronized (r) {
+                if (r.spec.streamKey() == streamKey && r.spec.partition() == partition) {
+                    return r;
+                }
+            }
+        }
+        return null;
     }
 
     List<Rooted> all() {

@@ -42,4 +42,28 @@ class MapCompletionEventsTest {
         e.reset();
         assertEquals(3, e.missing());
     }
+
+    /**
+     * A lost output is replaced once the ApplicationMaster made it obsolete and another attempt of its map counts; a
+     * map that failed as a whole has nothing to wait for.
+     */
+    @Test
+    void aLostAttemptIsReplacedOnlyByAnotherAttemptOfItsMapThatCounts() {
+        MapCompletionEvents e = new MapCompletionEvents(3);
+        e.apply(event(0, 0, Status.SUCCEEDED));
+        e.apply(event(1, 0, Status.SUCCEEDED));
+        List<String> lost = List.of(name(0, 0), name(1, 0));
+        assertEquals(java.util.Map.of(), e.replacementsFor(lost), "still counting: not replaced");
+        e.apply(event(0, 0, Status.OBSOLETE));
+        e.apply(event(1, 0, Status.OBSOLETE));
+        e.apply(event(0, 1, Status.SUCCEEDED));
+        assertEquals(java.util.Map.of(), e.replacementsFor(lost), "map 1 has no new attempt yet");
+        e.apply(event(1, 2, Status.SUCCEEDED));
+        assertEquals(java.util.Map.of(name(0, 0), name(0, 1), name(1, 0), name(1, 2)), e.replacementsFor(lost));
+        e.apply(event(2, 0, Status.TIPFAILED));
+        IllegalStateException failed = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> e.replacementsFor(List.of(name(2, 0))));
+        assertEquals("map task_1700000000000_0001_m_000002, whose output " + name(2, 0) + " was lost, failed as a"
+                + " whole", failed.getMessage());
+    }
 }

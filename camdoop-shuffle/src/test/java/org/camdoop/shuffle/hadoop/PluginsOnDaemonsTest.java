@@ -32,6 +32,7 @@ import org.camdoop.shuffle.daemon.CamdoopDaemon;
 import org.camdoop.shuffle.daemon.DaemonConfig;
 import org.camdoop.shuffle.jobs.JobsConfig;
 import org.camdoop.shuffle.protocol.MapOutput;
+import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.testing.NodeManagerDirs;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,11 @@ class PluginsOnDaemonsTest {
     Path dir;
 
     private List<CamdoopDaemon> start(int servers) throws Exception {
+        return start(servers, new Configuration(false));
+    }
+
+    /** {@code servers} daemons in a ring, each configured with {@code extra} on top of the test's settings. */
+    private List<CamdoopDaemon> start(int servers, Configuration extra) throws Exception {
         StringBuilder t = new StringBuilder("shape " + servers + "x1x1\n");
         for (int s = 0; s < servers; s++) {
             try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -66,6 +72,7 @@ class PluginsOnDaemonsTest {
             c.set(DaemonConfig.VERTEX_THREADS, "1");
             c.set("camdoop.daemon.jar-cache.dir", dir.resolve("jars-" + s).toString());
             c.set(JobsConfig.LOCAL_DIRS, localDir(s).toString());
+            extra.forEach(e -> c.set(e.getKey(), e.getValue()));
             CamdoopDaemon d = CamdoopDaemon.start(c);
             // What CamdoopShuffleHandler does in initializeApplication (the job's user: this process's).
             d.tokens().add(JOB, SECRET, NodeManagerDirs.USER);
@@ -95,8 +102,13 @@ class PluginsOnDaemonsTest {
 
     /** Per word the sum of its values, as the reducer would see them. */
     private static SortedMap<String, Long> sums(RawKeyValueIterator it) throws Exception {
+        return sums(it, Long.MAX_VALUE);
+    }
+
+    /** Per word the sum of its values over the next {@code records} records (fewer at the end). */
+    private static SortedMap<String, Long> sums(RawKeyValueIterator it, long records) throws Exception {
         SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
-        while (it.next()) {
+        for (long r = 0; r < records && it.next(); r++) {
             sums.merge(WordCounts.text(it.getKey().getData(), it.getKey().getPosition(),
                     it.getKey().getLength() - it.getKey().getPosition()),
                     (long) WordCounts.intValue(it.getValue().getData(), it.getValue().getPosition(),
@@ -216,6 +228,157 @@ class PluginsOnDaemonsTest {
         }
     }
 
+    /** A reduce task's status as the seam to the ApplicationMaster: the map outputs it reported lost. */
+    private static final class FetchFailures extends org.apache.hadoop.mapred.TaskStatus {
+        final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public boolean getIsMap() {
+            return false;
+        }
+
+        @Override
+        public void addFetchFailedMap(TaskAttemptID map) {
+            reported.add(map.toString());
+        }
+    }
+
+    /**
+     * A daemon holding a map output dies while the reducer is in the middle of the stream. The root pauses the
+     * shuffle; the reduce task reports the output lost, and the ApplicationMaster (this test's umbilical) runs the map
+     * again on another server once it hears of it; the task names the new attempt, and the shuffle resumes after the
+     * last key the reducer holds (the job's maps are declared deterministic). The reducer sees every key exactly once,
+     * each with the sum over both maps, and no attempt fails.
+     */
+    @Test
+    void aMapOutputLostMidStreamIsReplacedByItsMapsNewAttemptAndTheShuffleResumes() throws Exception {
+        JobConf job = WordCounts.jobWithCombiner(1);
+        job.set("mapreduce.job.id", JOB);
+        job.setNumMapTasks(2);
+        job.setBoolean(CamdoopJobConfig.FALLBACK_ENABLED, false);
+        job.setBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, true);
+        job.setInt(CamdoopJobConfig.STALL_TIMEOUT_MS, 60_000);
+        job.setInt(CamdoopJobConfig.EVENTS_POLL_MS, 20);
+        Configuration small = new Configuration(false);
+        // Little in flight, so the shuffle cannot end while the reducer reads nothing: the death comes mid-stream.
+        small.set("camdoop.transport.buffer.max.per.stream", "2");
+        small.set("camdoop.daemon.readahead.bytes", "0");
+        small.set("camdoop.daemon.root.buffer.chunks", "2");
+        small.set("camdoop.transport.failure.timeout.ms", "1000");
+        List<CamdoopDaemon> daemons = start(3, small);
+        try {
+            List<Map<String, Integer>> maps = new ArrayList<>();
+            for (int m = 0; m < 2; m++) {
+                Map<String, Integer> counts = new java.util.HashMap<>();
+                for (int w = 0; w < 200_000; w++) {
+                    counts.put(String.format("word%07d", w), m + 1);
+                }
+                maps.add(counts);
+            }
+            List<TaskCompletionEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            events.add(register(job, daemons, 0, attempt(0, 0), maps.get(0), 0));
+            events.add(register(job, daemons, 2, attempt(1, 0), maps.get(1), 1));
+            FetchFailures status = new FetchFailures();
+            java.util.concurrent.atomic.AtomicBoolean rerun = new java.util.concurrent.atomic.AtomicBoolean();
+            TaskUmbilicalProtocol am = umbilical(events, () -> {
+                // What the ApplicationMaster does once the reducers report a map's output lost: the attempt becomes
+                // obsolete and the map runs again, here on server 0.
+                if (status.reported.contains(attempt(1, 0)) && rerun.compareAndSet(false, true)) {
+                    events.add(new TaskCompletionEvent(events.size(), TaskAttemptID.forName(attempt(1, 0)), 1, true,
+                            TaskCompletionEvent.Status.OBSOLETE, "h"));
+                    try {
+                        events.add(register(job, daemons, 0, attempt(1, 1), maps.get(1), events.size()));
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            });
+            CamdoopShuffle<Object, Object> shuffle = new CamdoopShuffle<>();
+            shuffle.init(context(taskConf(job, daemons.get(1)),
+                    TaskAttemptID.forName("attempt_1700000000000_0005_r_000000_0"), am, status));
+            RawKeyValueIterator it = shuffle.run();
+            SortedMap<String, Long> sums = sums(it, 1000);
+            daemons.get(2).close(); // with the only copy of map 1's output
+            sums(it, Long.MAX_VALUE).forEach((k, v) -> sums.merge(k, v, Long::sum));
+            shuffle.close();
+            assertEquals(java.util.Set.of(attempt(1, 0)), status.reported);
+            org.junit.jupiter.api.Assertions.assertTrue(rerun.get(), "the map never ran again");
+            assertEquals(WordCounts.reference(maps, 0, 1), sums);
+        } finally {
+            for (CamdoopDaemon d : daemons) {
+                d.close();
+            }
+        }
+    }
+
+    /**
+     * A resume the daemon must not take: a "new attempt" of another map (its output would be counted for the lost
+     * one's), or a proof that does not cover the new set of map attempts. The daemon fails the shuffle, saying why,
+     * instead of resuming it.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"another map", "stale proof"})
+    void aResumeNamingAnotherMapOrNotProvedFailsTheShuffle(String forgery) throws Exception {
+        JobConf job = WordCounts.jobWithCombiner(1);
+        job.set("mapreduce.job.id", JOB);
+        job.setNumMapTasks(2);
+        Configuration small = new Configuration(false);
+        small.set("camdoop.transport.buffer.max.per.stream", "2");
+        small.set("camdoop.daemon.readahead.bytes", "0");
+        small.set("camdoop.daemon.root.buffer.chunks", "2");
+        small.set("camdoop.transport.failure.timeout.ms", "1000");
+        List<CamdoopDaemon> daemons = start(3, small);
+        try {
+            Map<String, Integer> counts = new java.util.HashMap<>();
+            for (int w = 0; w < 200_000; w++) {
+                counts.put(String.format("word%07d", w), 1);
+            }
+            register(job, daemons, 0, attempt(0, 0), counts, 0);
+            register(job, daemons, 2, attempt(1, 0), counts, 1);
+            java.util.TreeSet<String> attempts = new java.util.TreeSet<>(List.of(attempt(0, 0), attempt(1, 0)));
+            // The reduce task's session with its daemon (it registers the job), then the local protocol by hand.
+            try (DaemonSession session = DaemonSession.open(taskConf(job, daemons.get(1)))) {
+                org.camdoop.shuffle.client.DaemonClient c = session.client();
+                c.startShuffle(JOB, 0, 0, org.camdoop.shuffle.protocol.ShuffleMode.CAMDOOP,
+                        org.camdoop.torus.trees.TreeChoice.SIX, attempts, nonce -> proof(nonce, attempts));
+                org.junit.jupiter.api.Assertions.assertInstanceOf(StreamItem.Chunk.class, c.next());
+                daemons.get(2).close(); // with the only copy of map 1's output
+                StreamItem n;
+                do {
+                    n = c.next();
+                } while (n instanceof StreamItem.Chunk);
+                StreamItem.Paused paused = org.junit.jupiter.api.Assertions.assertInstanceOf(StreamItem.Paused.class, n);
+                assertEquals(List.of(attempt(1, 0)), paused.lost());
+                String replacement = forgery.equals("another map") ? attempt(0, 1) : attempt(1, 1);
+                register(job, daemons, 0, replacement, counts, 2);
+                java.util.TreeSet<String> now = new java.util.TreeSet<>(List.of(attempt(0, 0), replacement));
+                byte[] proof = proof(paused.nonce(), forgery.equals("stale proof") ? attempts : now);
+                c.resumeShuffle(new TreeMap<>(Map.of(attempt(1, 0), replacement)), proof);
+                do {
+                    n = c.next();
+                } while (n instanceof StreamItem.Chunk);
+                String why = forgery.equals("another map")
+                        ? "malformed RESUME_SHUFFLE: it replaces " + attempt(1, 0) + " by " + attempt(0, 1)
+                                + ", which is not another attempt of the same map"
+                        : "shuffle of " + JOB + " partition 0 refused: bad job token proof";
+                assertEquals(new StreamItem.Failed("shuffle " + JOB + " partition 0 attempt 0 -> root 1,0,0 (camdoop,"
+                        + " six trees, 2 map attempts) lost the outputs of map attempts [" + attempt(1, 0) + "] and"
+                        + " cannot resume: " + why), n);
+            }
+        } finally {
+            for (CamdoopDaemon d : daemons) {
+                d.close();
+            }
+        }
+    }
+
+    private static byte[] proof(byte[] nonce, java.util.SortedSet<String> attempts) {
+        return org.camdoop.shuffle.protocol.JobTokenProof.forShuffle(SECRET, JOB, 0, 0,
+                org.camdoop.shuffle.protocol.ShuffleCodes.code(org.camdoop.shuffle.protocol.ShuffleMode.CAMDOOP),
+                org.camdoop.shuffle.protocol.ShuffleCodes.code(org.camdoop.torus.trees.TreeChoice.SIX), nonce,
+                attempts);
+    }
+
     /** Writes a map attempt's output and registers it as the collector does; returns its SUCCEEDED event. */
     private TaskCompletionEvent register(JobConf job, List<CamdoopDaemon> daemons, int server, String attempt,
             Map<String, Integer> counts, int eventId) throws IOException {
@@ -229,9 +392,15 @@ class PluginsOnDaemonsTest {
     }
 
     private static TaskUmbilicalProtocol umbilical(List<TaskCompletionEvent> events) {
+        return umbilical(events, () -> { });
+    }
+
+    /** An umbilical serving {@code events}; {@code beforeEachPoll} runs before each read of them. */
+    private static TaskUmbilicalProtocol umbilical(List<TaskCompletionEvent> events, Runnable beforeEachPoll) {
         return (TaskUmbilicalProtocol) Proxy.newProxyInstance(PluginsOnDaemonsTest.class.getClassLoader(),
                 new Class<?>[] {TaskUmbilicalProtocol.class}, (p, m, args) -> {
                     if (m.getName().equals("getMapCompletionEvents")) {
+                        beforeEachPoll.run();
                         int from = (Integer) args[1];
                         List<TaskCompletionEvent> batch = events.subList(Math.min(from, events.size()), events.size());
                         return new MapTaskCompletionEventsUpdate(batch.toArray(new TaskCompletionEvent[0]), false);
@@ -242,9 +411,14 @@ class PluginsOnDaemonsTest {
 
     private static ShuffleConsumerPlugin.Context<Object, Object> context(JobConf job, TaskAttemptID reduce,
             TaskUmbilicalProtocol umbilical) throws IOException {
+        return context(job, reduce, umbilical, null);
+    }
+
+    private static ShuffleConsumerPlugin.Context<Object, Object> context(JobConf job, TaskAttemptID reduce,
+            TaskUmbilicalProtocol umbilical, org.apache.hadoop.mapred.TaskStatus status) throws IOException {
         Counters.Counter c = new Counters().findCounter("test", "c");
         return new ShuffleConsumerPlugin.Context<>(reduce, job, FileSystem.getLocal(job), umbilical, null,
-                Reporter.NULL, null, null, null, c, c, c, c, c, c, null, new Progress(), new Progress(), null, null,
+                Reporter.NULL, null, null, null, c, c, c, c, c, c, status, new Progress(), new Progress(), null, null,
                 null);
     }
 }

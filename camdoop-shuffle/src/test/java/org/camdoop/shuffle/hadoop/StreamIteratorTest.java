@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.Reporter;
 import org.camdoop.shuffle.protocol.EndOfStream;
@@ -60,6 +63,15 @@ class StreamIteratorTest {
     }
 
     private static StreamIterator over(SentStatus status, org.apache.hadoop.mapred.JobConf job, StreamItem... items) {
+        return over(status, job, (lost, waitMs) -> null, new ArrayList<>(), items);
+    }
+
+    /**
+     * An iterator over {@code items}, whose map outputs' new attempts come from {@code newAttempts}; each resume's
+     * replacements go to {@code resumes}.
+     */
+    private static StreamIterator over(SentStatus status, org.apache.hadoop.mapred.JobConf job,
+            LostMapRecovery.NewAttempts newAttempts, List<SortedMap<String, String>> resumes, StreamItem... items) {
         ArrayDeque<StreamItem> queue = new ArrayDeque<>(List.of(items));
         StreamSource source = new StreamSource() {
             @Override
@@ -68,11 +80,100 @@ class StreamIteratorTest {
             }
 
             @Override
+            public void resume(StreamItem.Paused paused, SortedMap<String, String> replacements) {
+                resumes.add(replacements);
+            }
+
+            @Override
             public void close() {
             }
         };
         return new StreamIterator(source, queue.poll(), new CamdoopCounters(Reporter.NULL, new Counters.Counter()),
-                "test shuffle", new LostMapOutputs(job, status, status::send));
+                "test shuffle", new LostMapRecovery(new LostMapOutputs(job, status, status::send),
+                        job.getBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, false), newAttempts));
+    }
+
+    private static final String M3 = "attempt_1700000000000_0031_m_000003_0";
+    private static final String M3_RERUN = "attempt_1700000000000_0031_m_000003_1";
+
+    private static org.apache.hadoop.mapred.JobConf deterministic(boolean maps) {
+        org.apache.hadoop.mapred.JobConf job = new org.apache.hadoop.mapred.JobConf(false);
+        job.setBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, maps);
+        return job;
+    }
+
+    private static String drain(StreamIterator it) throws IOException {
+        StringBuilder seen = new StringBuilder();
+        while (it.next()) {
+            seen.append(text(it.getKey())).append('=').append(text(it.getValue())).append(' ');
+        }
+        return seen.toString();
+    }
+
+    /**
+     * A stream that paused for a lost map output after records reached the reducer, in a job whose maps are
+     * deterministic: the output is reported lost, the map's new attempt awaited, and the stream resumed with it.
+     */
+    @Test
+    void aPauseMidStreamOfDeterministicMapsResumesWithTheRerunMapsAttempt() throws IOException {
+        SentStatus status = new SentStatus();
+        List<SortedMap<String, String>> resumes = new ArrayList<>();
+        List<String> awaited = new ArrayList<>();
+        byte[] before = chunk("a", "1");
+        byte[] after = chunk("b", "2");
+        StreamIterator it = over(status, deterministic(true), (lost, waitMs) -> {
+            awaited.add(lost + " " + waitMs);
+            return new TreeMap<>(java.util.Map.of(M3, M3_RERUN));
+        }, resumes, new StreamItem.Chunk(before, before.length),
+                new StreamItem.Paused(List.of(M3), new byte[32], 5000), new StreamItem.Chunk(after, after.length),
+                new StreamItem.End(new EndOfStream(MapAttemptSummary.of("root", List.of()), 0, 0)));
+        assertEquals("a=1 b=2 ", drain(it));
+        assertEquals(List.of("[" + M3 + "] 5000"), awaited);
+        assertEquals(List.of(new TreeMap<>(java.util.Map.of(M3, M3_RERUN))), resumes);
+        assertEquals(java.util.Collections.nCopies(3, List.of(M3)), status.sends);
+    }
+
+    /** Maps not declared deterministic: a pause after records reached the reducer fails the attempt, saying why. */
+    @Test
+    void aPauseMidStreamOfMapsNotDeclaredDeterministicFailsTheAttemptAfterReportingTheLoss() throws IOException {
+        SentStatus status = new SentStatus();
+        List<SortedMap<String, String>> resumes = new ArrayList<>();
+        byte[] before = chunk("a", "1");
+        StreamIterator it = over(status, deterministic(false), (lost, waitMs) -> {
+            throw new AssertionError("waited for new attempts");
+        }, resumes, new StreamItem.Chunk(before, before.length),
+                new StreamItem.Paused(List.of(M3), new byte[32], 5000));
+        assertTrue(it.next());
+        IOException e = assertThrows(IOException.class, it::next);
+        assertEquals("test shuffle failed after 1 records reached the reducer, so this attempt fails (its retry may use"
+                + " the stock shuffle): the outputs of map attempts [" + M3 + "] were lost, and"
+                + " camdoop.shuffle.deterministic-maps is false, so the shuffle cannot resume after the last key the"
+                + " reducer holds: the re-run maps may write other records", e.getMessage());
+        assertEquals(List.of(), resumes);
+        assertEquals(java.util.Collections.nCopies(3, List.of(M3)), status.sends);
+    }
+
+    /** Before any record, a pause resumes whatever the maps: the shuffle starts over with the new attempts. */
+    @Test
+    void aPauseBeforeAnyRecordResumesEvenWithoutDeterministicMaps() throws IOException {
+        List<SortedMap<String, String>> resumes = new ArrayList<>();
+        byte[] after = chunk("b", "2");
+        StreamIterator it = over(new SentStatus(), deterministic(false),
+                (lost, waitMs) -> new TreeMap<>(java.util.Map.of(M3, M3_RERUN)), resumes,
+                new StreamItem.Paused(List.of(M3), new byte[32], 5000), new StreamItem.Chunk(after, after.length),
+                new StreamItem.End(new EndOfStream(MapAttemptSummary.of("root", List.of()), 0, 0)));
+        assertEquals("b=2 ", drain(it));
+        assertEquals(1, resumes.size());
+    }
+
+    /** No new attempt within the daemon's wait: the attempt fails saying so. */
+    @Test
+    void newAttemptsThatDoNotComeWithinTheWaitFailTheAttempt() throws IOException {
+        StreamIterator it = over(new SentStatus(), deterministic(true), (lost, waitMs) -> null, new ArrayList<>(),
+                new StreamItem.Paused(List.of(M3), new byte[32], 5000));
+        IOException e = assertThrows(IOException.class, it::next);
+        assertTrue(e.getMessage().endsWith(": no new attempts of the maps of [" + M3 + "] succeeded within 5000 ms,"
+                + " the daemon's pause timeout"), e.getMessage());
     }
 
     private static String text(org.apache.hadoop.io.DataInputBuffer b) {

@@ -34,6 +34,8 @@ import org.camdoop.torus.trees.TreeChoice;
  *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
+ * 11 HELD  i64 streamKey; i32 partition; vint n (1..2^18); n x vint index, ascending, into the START's sorted map
+ *          attempts   -- the map outputs of the shuffle this daemon holds (to the root, once per START taken)
  * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
  * 6 SERVER_DOWN, 8 LINK_CUT, 9 LINK_UP, 10 VIEW: the failure views, laid out in {@link MembershipMessages}
  * </pre>
@@ -44,6 +46,7 @@ public final class ShuffleMessages {
     public static final int START = 1;
     public static final int ABORT = 2;
     public static final int START_ACK = 5;
+    public static final int HELD = 11;
     /** Generations and failed servers a START may name (a bound for the decoder, far above any real use). */
     private static final int MAX_LIST = 1 << 16;
 
@@ -51,7 +54,7 @@ public final class ShuffleMessages {
     }
 
     /** A decoded message. */
-    public sealed interface Message permits Start, Abort, StartAck, SpecMessages.Spec, SpecMessages.JarPart,
+    public sealed interface Message permits Start, Abort, StartAck, Held, SpecMessages.Spec, SpecMessages.JarPart,
             SpecMessages.SpecRequest, MembershipMessages.ServerDown, MembershipMessages.LinkCut,
             MembershipMessages.LinkUp, MembershipMessages.View {
     }
@@ -119,6 +122,52 @@ public final class ShuffleMessages {
         });
     }
 
+    /**
+     * The map outputs of a shuffle a daemon holds: {@code indices} into the START's map attempts in their sorted order,
+     * ascending. Its root learns from it which outputs die with which server (recovery.md, lost map outputs).
+     */
+    public record Held(long streamKey, int partition, int[] indices) implements Message {
+        public Held {
+            indices = indices.clone();
+        }
+
+        @Override
+        public int[] indices() {
+            return indices.clone();
+        }
+    }
+
+    public static byte[] held(long streamKey, int partition, int[] indices) {
+        return write(out -> {
+            out.writeByte(HELD);
+            out.writeLong(streamKey);
+            out.writeInt(partition);
+            WritableUtils.writeVInt(out, indices.length);
+            for (int i : indices) {
+                WritableUtils.writeVInt(out, i);
+            }
+        });
+    }
+
+    private static Held decodeHeld(DataInputStream in) throws IOException {
+        long streamKey = in.readLong();
+        int partition = in.readInt();
+        int n = bounded(in, ShuffleSpec.MAX_MAP_ATTEMPTS, "held map output count");
+        if (n == 0 || n > in.available()) { // a vint takes a byte at least: the body bounds n before anything is held
+            throw new IllegalArgumentException("held map output count " + n + " with " + in.available()
+                    + " bytes left");
+        }
+        int[] indices = new int[n];
+        for (int i = 0; i < n; i++) {
+            indices[i] = bounded(in, ShuffleSpec.MAX_MAP_ATTEMPTS - 1, "held map output index");
+            if (i > 0 && indices[i] <= indices[i - 1]) {
+                throw new IllegalArgumentException("held map output indices not ascending: " + indices[i - 1]
+                        + ", " + indices[i]);
+            }
+        }
+        return new Held(streamKey, partition, indices);
+    }
+
     public static byte[] abort(long streamKey, int partition, String reason) {
         return write(out -> {
             out.writeByte(ABORT);
@@ -140,6 +189,7 @@ public final class ShuffleMessages {
                 case START -> decodeStart(in);
                 case ABORT -> new Abort(in.readLong(), in.readInt(), in.readUTF());
                 case START_ACK -> new StartAck(in.readLong(), in.readInt());
+                case HELD -> decodeHeld(in);
                 case MembershipMessages.SERVER_DOWN, MembershipMessages.LINK_CUT, MembershipMessages.LINK_UP,
                         MembershipMessages.VIEW -> MembershipMessages.decode(type, in);
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);

@@ -1,0 +1,74 @@
+package org.camdoop.shuffle.hadoop;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.SortedMap;
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reduce side's part when map outputs die with a server (docs/recovery.md, lost map outputs): it reports them lost
+ * to the ApplicationMaster ({@link LostMapOutputs}), which runs those maps again, and, where the shuffle may resume,
+ * waits for the new attempts in the map completion events and names them to the daemon. A shuffle may resume after
+ * the last key the reducer holds only when the job says its maps are deterministic
+ * ({@link CamdoopJobConfig#DETERMINISTIC_MAPS}): a new attempt of another map's code could write other records for
+ * those keys. One that delivered nothing yet resumes in any case, from the start. Otherwise the attempt fails, and its
+ * retry shuffles from the start. Not thread-safe: the reduce task's thread.
+ */
+final class LostMapRecovery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LostMapRecovery.class);
+
+    /** Waits for the new attempts of lost map outputs' maps. */
+    @FunctionalInterface
+    interface NewAttempts {
+        /** Each lost attempt's replacement once all have one; null if {@code waitMs} passed first. */
+        SortedMap<String, String> await(Collection<String> lost, long waitMs) throws IOException, InterruptedException;
+    }
+
+    private final LostMapOutputs reporter;
+    private final boolean deterministic;
+    private final NewAttempts newAttempts;
+
+    LostMapRecovery(LostMapOutputs reporter, boolean deterministic, NewAttempts newAttempts) {
+        this.reporter = reporter;
+        this.deterministic = deterministic;
+        this.newAttempts = newAttempts;
+    }
+
+    /** The shuffle failed with {@code reason}: reports the map outputs it names missing. */
+    void failed(String reason) {
+        reporter.report(reason);
+    }
+
+    /**
+     * The shuffle paused after {@code records} records reached the reducer: reports the lost outputs and returns the
+     * new attempts to resume with.
+     *
+     * @throws IOException why the shuffle cannot resume (the attempt then fails)
+     */
+    SortedMap<String, String> replacements(StreamItem.Paused paused, long records) throws IOException {
+        reporter.report(paused.lost());
+        if (records > 0 && !deterministic) {
+            throw new IOException("the outputs of map attempts " + paused.lost() + " were lost, and "
+                    + CamdoopJobConfig.DETERMINISTIC_MAPS + " is false, so the shuffle cannot resume after the last key"
+                    + " the reducer holds: the re-run maps may write other records");
+        }
+        LOG.info("the outputs of map attempts {} were lost; waiting up to {} ms for their maps to run again",
+                paused.lost(), paused.waitMs());
+        SortedMap<String, String> next;
+        try {
+            next = newAttempts.await(paused.lost(), paused.waitMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for new attempts of " + paused.lost(), e);
+        }
+        if (next == null) {
+            throw new IOException("no new attempts of the maps of " + paused.lost() + " succeeded within "
+                    + paused.waitMs() + " ms, the daemon's pause timeout");
+        }
+        LOG.info("resuming the shuffle with map attempts {} in place of {}", next.values(), next.keySet());
+        return next;
+    }
+}

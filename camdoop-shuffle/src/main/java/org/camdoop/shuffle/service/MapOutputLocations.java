@@ -1,0 +1,72 @@
+package org.camdoop.shuffle.service;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+
+/**
+ * Where a rooted shuffle's map outputs are, as the daemons holding them reported (HELD, one report per START a daemon
+ * takes; the root's own outputs it looks up itself). It tells the root which outputs die with a server, so the
+ * shuffle can wait for their maps to run again instead of reading on without them. An output no report placed is
+ * simply not here: its loss is found at the end, by the root's exactly-once check, as before this existed.
+ *
+ * <p>Not thread-safe: guarded by its {@link RootedShuffles.Rooted}'s monitor.
+ */
+final class MapOutputLocations {
+
+    /** Server index per map attempt of the shuffle's current set; absent: not reported yet. */
+    private final Map<String, Integer> serverOf = new HashMap<>();
+
+    /**
+     * Records that server {@code server} holds the outputs at {@code indices} of {@code attempts} (sorted, as the
+     * START listed them); indices past the end are ignored (a report of another set than the one given).
+     */
+    void held(int server, SortedSet<String> attempts, int[] indices) {
+        List<String> sorted = new ArrayList<>(attempts);
+        for (int i : indices) {
+            if (i >= 0 && i < sorted.size()) {
+                serverOf.put(sorted.get(i), server);
+            }
+        }
+    }
+
+    /** The map attempts of {@code attempts} reported held by {@code server}: lost when it fails. */
+    SortedSet<String> heldBy(int server, SortedSet<String> attempts) {
+        SortedSet<String> on = new TreeSet<>();
+        for (String a : attempts) {
+            Integer s = serverOf.get(a);
+            if (s != null && s == server) {
+                on.add(a);
+            }
+        }
+        return on;
+    }
+
+    /** Forgets where the attempts in {@code gone} were (their replacements report anew). */
+    void forget(Iterable<String> gone) {
+        gone.forEach(serverOf::remove);
+    }
+
+    /**
+     * The indices, in {@code spec}'s sorted map attempts, of those whose outputs {@code catalog} has on this server:
+     * what a HELD report names.
+     */
+    static int[] indicesHeld(MapOutputCatalog catalog, ShuffleSpec spec) {
+        java.util.Set<String> here = new java.util.HashSet<>();
+        catalog.outputsOf(spec.jobId()).forEach(o -> here.add(o.attemptId()));
+        int[] out = new int[Math.min(here.size(), spec.expectedAttempts().size())];
+        int n = 0;
+        int i = 0;
+        for (String a : spec.expectedAttempts()) {
+            if (n < out.length && here.contains(a)) {
+                out[n++] = i;
+            }
+            i++;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+}

@@ -1,0 +1,225 @@
+package org.camdoop.shuffle.service;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.service.net.StartProof;
+import org.camdoop.shuffle.service.vertex.VertexOutput;
+import org.camdoop.torus.topology.Coord;
+import org.camdoop.torus.topology.TorusShape;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The root's side of the shuffles rooted on this daemon, one generation after another (paper section 4.2,
+ * docs/recovery.md): starts the first; when a server the running generation may have used failed, replaces it by the
+ * next, which resumes after the last key the reducer holds; and when map outputs died with that server, pauses the
+ * shuffle instead, until the reduce task names the new attempts of those maps, then resumes it with them.
+ *
+ * <p>Thread-safety: a {@link RootedShuffles.Rooted}'s monitor is held while its generation changes, so the changes of
+ * one shuffle never interleave; different shuffles change independently.
+ */
+final class RootGenerations {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RootGenerations.class);
+
+    /** What a generation needs from the rest of the service. */
+    interface Launch {
+        /** Spreads the job's spec, sends {@code spec}'s START to every live peer, and runs this daemon's part. */
+        void launch(ShuffleSpec spec, VertexOutput rootOutput);
+
+        /** Stops generation {@code spec} here and on every daemon, with the reason. */
+        void abort(ShuffleSpec spec, String reason);
+    }
+
+    private final ServiceContext context;
+    private final TorusShape shape;
+    private final DaemonView views;
+    private final RecentShuffles recent;
+    private final RootedShuffles rooted;
+    private final DaemonCounters counters;
+    private final Launch launch;
+    private final List<Consumer<ShuffleSpec>> restartListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    RootGenerations(ServiceContext context, DaemonView views, RecentShuffles recent, RootedShuffles rooted,
+            DaemonCounters counters, Launch launch) {
+        this.context = context;
+        this.shape = context.node().shape();
+        this.views = views;
+        this.recent = recent;
+        this.rooted = rooted;
+        this.counters = counters;
+        this.launch = launch;
+    }
+
+    void onRestart(Consumer<ShuffleSpec> listener) {
+        restartListeners.add(listener);
+    }
+
+    /** Starts a shuffle's first generation, planned on this daemon's view, and returns the reducer's stream. */
+    RootStream start(ShuffleSpec requested, StartProof proof) {
+        long[] known = views.knownRuns(); // before planning: a run that connects later may have received START
+        // Every daemon plans with the failure view the root started on (carried in START), not with its own.
+        ShuffleSpec spec = requested.withGeneration(views.firstGeneration());
+        RootStream root = new RootStream(context.rootCapacity());
+        RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, proof, spec, output(root, spec), known);
+        rooted.add(r); // before START goes out: the HELD reports it draws find the shuffle
+        LOG.info("starting shuffle {}", spec.describe());
+        counters.rootStarted();
+        synchronized (r) {
+            run(r);
+        }
+        return root;
+    }
+
+    /** A daemon holds map outputs of a shuffle rooted here (HELD): remembered, if about its current generation. */
+    void held(Coord from, long streamKey, int partition, int[] indices) {
+        RootedShuffles.Rooted r = rooted.current(streamKey, partition);
+        if (r != null) {
+            synchronized (r) {
+                if (r.spec.streamKey() == streamKey) {
+                    r.locations.held(shape.index(from), r.spec.expectedAttempts(), indices);
+                }
+            }
+        }
+    }
+
+    /**
+     * Run {@code incarnation} of server {@code failed} ended: every shuffle rooted here whose running generation may
+     * have had vertices on it goes on with the next generation, or pauses for the map outputs that died with it.
+     */
+    void serverFailed(Coord failed, long incarnation) {
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            replace(r, failed, incarnation);
+        }
+    }
+
+    private void replace(RootedShuffles.Rooted r, Coord failed, long incarnation) {
+        synchronized (r) {
+            ShuffleSpec old = r.spec;
+            if (rooted.get(old) != r) {
+                return; // finished meanwhile
+            }
+            if (r.pausedFor != null) {
+                r.lostWhilePaused.addAll(r.locations.heldBy(shape.index(failed), old.expectedAttempts()));
+                return; // nothing runs: the resume plans on the view of then
+            }
+            if (!(r.output instanceof GenerationOutput out) || !r.mayHaveRunOn(shape.index(failed), incarnation)) {
+                // An unknown job whose root vertex failed already; or planned without the server (its failure was
+                // known), or with a later run of it (rejoined).
+                return;
+            }
+            GenerationOutput.ResumePoint at = out.detach();
+            launch.abort(old, "server " + failed + " failed: generation " + (old.generation().number() + 1)
+                    + " takes over");
+            String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
+                    CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
+            if (why != null) {
+                rooted.remove(old);
+                r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
+                return;
+            }
+            SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
+            if (!lost.isEmpty()) {
+                pause(r, at.lastKey(), lost, "server " + failed + " failed");
+                return;
+            }
+            LOG.info("server {} failed: restarting shuffle {} ({} bytes had reached the reducer)", failed,
+                    old.describe(), r.stream.bytesDelivered());
+            next(r, old, at.lastKey());
+        }
+    }
+
+    /** Holds the shuffle, its generation aborted, until the reduce task names new attempts of {@code lost}. */
+    private void pause(RootedShuffles.Rooted r, Optional<byte[]> after, SortedSet<String> lost, String cause) {
+        r.pausedFor = lost;
+        r.pausedAfter = after;
+        r.output = null;
+        r.locations.forget(lost);
+        LOG.info("{}: shuffle {} lost the outputs of map attempts {} and waits for new attempts of those maps ({}"
+                + " bytes had reached the reducer)", cause, r.spec.describe(), lost, r.stream.bytesDelivered());
+        r.stream.pause(new StreamItem.Paused(List.copyOf(lost), new byte[0], 0));
+    }
+
+    /**
+     * Resumes a paused shuffle (named by any generation's spec) with {@code replacements}, a new attempt of each map
+     * whose output it lost, and the reduce task's proof over the new set of attempts.
+     *
+     * @return null once resumed (or paused again for outputs lost meanwhile), else why it cannot be
+     */
+    String resume(ShuffleSpec shuffle, SortedMap<String, String> replacements, StartProof proof) {
+        RootedShuffles.Rooted r = rooted.get(shuffle);
+        if (r == null) {
+            return "shuffle " + shuffle.describe() + " does not run here";
+        }
+        synchronized (r) {
+            if (r.pausedFor == null) {
+                return "shuffle " + r.spec.describe() + " is not paused";
+            }
+            if (!replacements.keySet().equals(r.pausedFor)) {
+                return "shuffle " + r.spec.describe() + " waits for new attempts of " + r.pausedFor + ", not of "
+                        + replacements.keySet();
+            }
+            SortedSet<String> attempts = r.spec.attemptsReplacing(replacements);
+            if (attempts.size() != r.spec.expectedAttempts().size()) {
+                return "new map attempts " + replacements.values() + " repeat attempts shuffle " + r.spec.describe()
+                        + " already reads";
+            }
+            r.proof = proof;
+            r.spec = r.spec.withAttempts(attempts);
+            r.pausedFor = null;
+            if (!r.lostWhilePaused.isEmpty()) {
+                SortedSet<String> more = new TreeSet<>(r.lostWhilePaused);
+                r.lostWhilePaused.clear();
+                pause(r, r.pausedAfter, more, "while it waited, more servers failed");
+                return null;
+            }
+            LOG.info("resuming shuffle {} with map attempts {} in place of {}", r.spec.describe(),
+                    replacements.values(), replacements.keySet());
+            next(r, r.spec, r.pausedAfter);
+            return null;
+        }
+    }
+
+    /** The attempts of the shuffle rooted here that {@code shuffle} belongs to, now; empty if none is. */
+    Optional<ShuffleSpec> current(ShuffleSpec shuffle) {
+        RootedShuffles.Rooted r = rooted.get(shuffle);
+        if (r == null) {
+            return Optional.empty();
+        }
+        synchronized (r) {
+            return Optional.of(r.spec);
+        }
+    }
+
+    /** Runs the generation after {@code old}'s, planned on the view of now, resuming after {@code after}. */
+    private void next(RootedShuffles.Rooted r, ShuffleSpec old, Optional<byte[]> after) {
+        r.plannedWith = views.knownRuns();
+        ShuffleSpec next = old.withGeneration(views.nextGeneration(old.generation(), after));
+        r.spec = next;
+        r.output = output(r.stream, next);
+        LOG.info("shuffle {} runs {}", next.describe(), next.generation());
+        counters.restarted();
+        restartListeners.forEach(l -> l.accept(next));
+        run(r);
+    }
+
+    /** Sends the current generation's START and runs it here (the caller holds {@code r}'s monitor). */
+    private void run(RootedShuffles.Rooted r) {
+        ShuffleSpec spec = r.spec;
+        recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), r.proof);
+        r.locations.held(context.node().index(), spec.expectedAttempts(),
+                MapOutputLocations.indicesHeld(context.catalog(), spec));
+        launch.launch(spec, r.output);
+    }
+
+    private VertexOutput output(RootStream stream, ShuffleSpec spec) {
+        return GenerationOutput.of(stream, context.specs().forJob(spec.jobId()), spec, shape,
+                CamdoopService.MAX_HELD_GROUP_BYTES);
+    }
+}
