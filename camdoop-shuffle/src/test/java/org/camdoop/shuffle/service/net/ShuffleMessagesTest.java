@@ -143,4 +143,24 @@ class ShuffleMessagesTest {
         assertEquals("service message names server index -1 (0..65536)", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());
     }
+
+    /** HELD names map outputs by their index in the START's sorted attempts; a count or order that lies is refused. */
+    @Test
+    void heldRoundTripsAndAnEmptyUnorderedOrOverlongListIsRefused() {
+        byte[] bytes = ShuffleMessages.held(-42L, 3, new int[] {0, 5, 300});
+        ShuffleMessages.Held h = (ShuffleMessages.Held) ShuffleMessages.decode(bytes);
+        assertEquals(List.of(-42L, 3L), List.of(h.streamKey(), (long) h.partition()));
+        assertEquals("[0, 5, 300]", java.util.Arrays.toString(h.indices()));
+        assertEquals("held map output indices not ascending: 5, 5", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[] {5, 5}))).getMessage());
+        assertEquals("held map output count 0 with 0 bytes left", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[0]))).getMessage());
+        byte[] claims = ShuffleMessages.held(1L, 0, new int[] {1});
+        claims[13] = 100; // the count: 100 indices announced, 1 byte of them left
+        assertEquals("held map output count 100 with 1 bytes left", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(claims)).getMessage());
+        byte[] past = ShuffleMessages.held(1L, 0, new int[] {1 << 18});
+        assertEquals("service message names held map output index 262144 (0..262143)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(past)).getMessage());
+    }
 }
