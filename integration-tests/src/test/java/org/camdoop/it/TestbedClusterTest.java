@@ -214,8 +214,11 @@ class TestbedClusterTest {
     @Test
     @Order(4)
     void killingTheNodeManagerHoldingMapOutputsMidShuffle() throws Exception {
-        // Its map outputs died with it: the reduce reports them lost (fetch failures), the ApplicationMaster re-runs
-        // those maps, and the reduce's retry shuffles them on Camdoop (until 2026-11-26 it ended on the stock shuffle).
+        // Its map outputs died with it: the reduce reports them lost (fetch failures) and the ApplicationMaster re-runs
+        // those maps. A shuffle that knew where they were pauses and takes the new attempts in if nothing had reached
+        // the reducer yet; else (wordcount does not declare its maps deterministic), or if the outputs were gone
+        // before the shuffle began, the reduce's retry shuffles them on Camdoop (docs/recovery.md, "Lost map
+        // outputs"; until 2026-11-26 it ended on the stock shuffle).
         Job job = faulted("kill -9 of the NodeManager (and its daemon) holding a map output",
                 holder -> List.of(List.of("kill", holder)));
         assertEquals(0, job.counter(FALLBACKS).orElse(0L), figures.get(figures.size() - 1));
