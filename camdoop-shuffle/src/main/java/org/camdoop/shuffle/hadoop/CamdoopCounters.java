@@ -23,6 +23,8 @@ public final class CamdoopCounters {
      */
     public static final String MAP_OUTPUT_BYTES = "Bytes the map outputs held";
     public static final String STOCK_FALLBACKS = "Reduce attempts on the stock shuffle";
+    /** Map outputs that died with a server mid-shuffle and whose maps' new attempts the shuffle resumed with. */
+    public static final String MAP_OUTPUTS_REPLACED = "Lost map outputs replaced mid-shuffle";
 
     private final Reporter reporter;
     private final Counters.Counter shuffleBytes;
@@ -47,6 +49,10 @@ public final class CamdoopCounters {
     void end(EndOfStream end) {
         reporter.incrCounter(GROUP, LINK_BYTES, end.linkBytes());
         reporter.incrCounter(GROUP, RECORDS_COMBINED, end.recordsCombined());
+    }
+
+    void replaced(int mapOutputs) {
+        reporter.incrCounter(GROUP, MAP_OUTPUTS_REPLACED, mapOutputs);
     }
 
     void fellBack() {

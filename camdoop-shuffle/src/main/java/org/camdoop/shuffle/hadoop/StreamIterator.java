@@ -96,7 +96,9 @@ final class StreamIterator implements RawKeyValueIterator {
             throw failed(f.reason(), null);
         } else if (n instanceof StreamItem.Paused p) {
             try {
-                source.resume(p, lost.replacements(p, records));
+                java.util.SortedMap<String, String> replacements = lost.replacements(p, records);
+                source.resume(p, replacements);
+                counters.replaced(replacements.size());
             } catch (IOException e) {
                 throw failed(e.getMessage(), e);
             }
