@@ -71,7 +71,11 @@ final class TaskStream {
                 }
             }
         } catch (IOException e) {
-            service.abort(spec, "reduce task went away: " + e.getMessage(), true);
+            service.abort(spec, endpoint.closed() ? stopping : "reduce task went away: " + e.getMessage(), true);
+            throw e;
+        } catch (RuntimeException e) {
+            // A resume that failed half-way must not leave a generation running that nobody reads.
+            service.abort(spec, "daemon " + endpoint.parts().coord() + " failed serving the shuffle: " + e, true);
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -114,8 +118,6 @@ final class TaskStream {
                     : "request type " + f.type() + " where RESUME_SHUFFLE was due";
         } catch (SocketTimeoutException e) {
             refused = "no RESUME_SHUFFLE within " + waitMs + " ms, the daemon's shuffle pause timeout";
-        } catch (java.io.EOFException | IllegalArgumentException e) {
-            refused = "malformed RESUME_SHUFFLE: " + (e.getMessage() != null ? e.getMessage() : e.toString());
         } finally {
             channel.noReadDeadline();
         }
@@ -134,7 +136,12 @@ final class TaskStream {
     /** Checks a RESUME_SHUFFLE and resumes the shuffle with it; returns null, or why not. */
     private String resume(ShuffleSpec spec, StreamItem.Paused paused, byte[] nonce, LocalWire.Frame f)
             throws IOException {
-        ResumeRequest request = ResumeRequest.read(f.in(), spec.jobId(), paused.lost());
+        ResumeRequest request;
+        try {
+            request = ResumeRequest.read(f.in(), spec.jobId(), paused.lost());
+        } catch (IOException | IllegalArgumentException e) { // the body was read whole: any IOException is its own
+            return "malformed RESUME_SHUFFLE: " + (e.getMessage() != null ? e.getMessage() : e.toString());
+        }
         CamdoopService service = endpoint.parts().service();
         ShuffleSpec now = service.rootedNow(spec).orElse(null);
         if (now == null) {

@@ -50,7 +50,7 @@ final class CompletionEventPoller {
                 SortedMap<String, String> r = events.replacementsFor(lost);
                 return r.isEmpty() ? null : r;
             }, waitMs, progress);
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
         }
     }
@@ -72,6 +72,9 @@ final class CompletionEventPoller {
                 events.apply(e);
             }
             from += batch.length;
+            if (batch.length == MAX_EVENTS) {
+                continue; // decide only once caught up: a later event of this backlog may undo what is read so far
+            }
             T result = done.get();
             if (result != null) {
                 return result;
@@ -80,9 +83,7 @@ final class CompletionEventPoller {
                 return null;
             }
             progress.progress();
-            if (batch.length < MAX_EVENTS) {
-                Thread.sleep(pollMs);
-            }
+            Thread.sleep(pollMs);
         }
     }
 }

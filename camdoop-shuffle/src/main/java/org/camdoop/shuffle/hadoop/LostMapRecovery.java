@@ -49,17 +49,20 @@ final class LostMapRecovery {
      * @throws IOException why the shuffle cannot resume (the attempt then fails)
      */
     SortedMap<String, String> replacements(StreamItem.Paused paused, long records) throws IOException {
+        long reportStart = System.nanoTime();
         reporter.report(paused.lost());
         if (records > 0 && !deterministic) {
             throw new IOException("the outputs of map attempts " + paused.lost() + " were lost, and "
                     + CamdoopJobConfig.DETERMINISTIC_MAPS + " is false, so the shuffle cannot resume after the last key"
                     + " the reducer holds: the re-run maps may write other records");
         }
+        // The daemon's wait began before the report: the rest of it is what is left here.
+        long waitMs = Math.max(0, paused.waitMs() - (System.nanoTime() - reportStart) / 1_000_000L);
         LOG.info("the outputs of map attempts {} were lost; waiting up to {} ms for their maps to run again",
-                paused.lost(), paused.waitMs());
+                paused.lost(), waitMs);
         SortedMap<String, String> next;
         try {
-            next = newAttempts.await(paused.lost(), paused.waitMs());
+            next = newAttempts.await(paused.lost(), waitMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for new attempts of " + paused.lost(), e);

@@ -155,7 +155,10 @@ public final class CamdoopService {
         return counters;
     }
 
-    /** Calls {@code listener} (on a vertex thread: keep it short) with each restart's new generation before it runs. */
+    /**
+     * Calls {@code listener} (on a vertex thread, or the thread of the reduce task's connection for a resume: keep it
+     * short) with each restart's new generation before it runs.
+     */
     public void onRestart(Consumer<ShuffleSpec> listener) {
         roots.onRestart(listener);
     }
@@ -320,6 +323,9 @@ public final class CamdoopService {
         RootedShuffles.Rooted r = rooted.remove(spec);
         if (r != null) {
             synchronized (r) {
+                if (r.pausedFor != null) {
+                    r.stream.fail(reason); // no root vertex runs to fail it: tell the reducer here
+                }
                 abort(r.spec.streamKey(), r.spec.partition(), reason, broadcast);
             }
         } else {

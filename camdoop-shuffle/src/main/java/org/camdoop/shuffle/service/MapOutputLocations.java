@@ -20,13 +20,19 @@ final class MapOutputLocations {
 
     /** Server index per map attempt of the shuffle's current set; absent: not reported yet. */
     private final Map<String, Integer> serverOf = new HashMap<>();
+    /** The set {@link #sorted} lists (by identity: a shuffle's set changes only by replacement). */
+    private SortedSet<String> indexedSet;
+    private List<String> sorted = List.of();
 
     /**
      * Records that server {@code server} holds the outputs at {@code indices} of {@code attempts} (sorted, as the
      * START listed them); indices past the end are ignored (a report of another set than the one given).
      */
     void held(int server, SortedSet<String> attempts, int[] indices) {
-        List<String> sorted = new ArrayList<>(attempts);
+        if (attempts != indexedSet) { // once per set, not per report
+            indexedSet = attempts;
+            sorted = new ArrayList<>(attempts);
+        }
         for (int i : indices) {
             if (i >= 0 && i < sorted.size()) {
                 serverOf.put(sorted.get(i), server);

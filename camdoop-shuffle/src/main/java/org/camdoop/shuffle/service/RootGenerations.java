@@ -68,21 +68,27 @@ final class RootGenerations {
         ShuffleSpec spec = requested.withGeneration(views.firstGeneration());
         RootStream root = new RootStream(context.rootCapacity());
         RootedShuffles.Rooted r = new RootedShuffles.Rooted(root, proof, spec, output(root, spec), known);
-        rooted.add(r); // before START goes out: the HELD reports it draws find the shuffle
         LOG.info("starting shuffle {}", spec.describe());
         counters.rootStarted();
         synchronized (r) {
+            // Before START goes out, so that the HELD reports it draws find the shuffle; under its monitor, so that a
+            // failure declared meanwhile replaces the generation only once it runs.
+            rooted.add(r);
             run(r);
         }
         return root;
     }
 
-    /** A daemon holds map outputs of a shuffle rooted here (HELD): remembered, if about its current generation. */
+    /**
+     * A daemon holds map outputs of a shuffle rooted here (HELD): remembered, if about its running generation (a
+     * paused shuffle's attempt set may already have changed under the same stream key; the next generation's START
+     * draws the reports anew).
+     */
     void held(Coord from, long streamKey, int partition, int[] indices) {
         RootedShuffles.Rooted r = rooted.current(streamKey, partition);
         if (r != null) {
             synchronized (r) {
-                if (r.spec.streamKey() == streamKey) {
+                if (r.spec.streamKey() == streamKey && r.pausedFor == null) {
                     r.locations.held(shape.index(from), r.spec.expectedAttempts(), indices);
                 }
             }
@@ -105,6 +111,12 @@ final class RootGenerations {
             if (rooted.get(old) != r) {
                 return; // finished meanwhile
             }
+            if (r.stream.finished()) {
+                // Its end (or failure) reached the reducer's queue before the root vertex's finish was recorded:
+                // nothing is left to redo, and nobody would read another generation.
+                rooted.remove(old);
+                return;
+            }
             if (r.pausedFor != null) {
                 r.lostWhilePaused.addAll(r.locations.heldBy(shape.index(failed), old.expectedAttempts()));
                 return; // nothing runs: the resume plans on the view of then
@@ -115,8 +127,10 @@ final class RootGenerations {
                 return;
             }
             GenerationOutput.ResumePoint at = out.detach();
-            launch.abort(old, "server " + failed + " failed: generation " + (old.generation().number() + 1)
-                    + " takes over");
+            SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
+            launch.abort(old, "server " + failed + " failed: " + (lost.isEmpty() ? "generation "
+                    + (old.generation().number() + 1) + " takes over" : "the shuffle waits for new attempts of the"
+                    + " maps whose outputs died with it"));
             String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
                     CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
             if (why != null) {
@@ -124,7 +138,6 @@ final class RootGenerations {
                 r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
                 return;
             }
-            SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
             if (!lost.isEmpty()) {
                 pause(r, at.lastKey(), lost, "server " + failed + " failed");
                 return;
@@ -143,7 +156,9 @@ final class RootGenerations {
         r.locations.forget(lost);
         LOG.info("{}: shuffle {} lost the outputs of map attempts {} and waits for new attempts of those maps ({}"
                 + " bytes had reached the reducer)", cause, r.spec.describe(), lost, r.stream.bytesDelivered());
-        r.stream.pause(new StreamItem.Paused(List.copyOf(lost), new byte[0], 0));
+        if (!r.stream.pause(new StreamItem.Paused(List.copyOf(lost), new byte[0], 0))) {
+            rooted.remove(r.spec); // the stream had ended or failed: nobody will resume it
+        }
     }
 
     /**
@@ -158,6 +173,9 @@ final class RootGenerations {
             return "shuffle " + shuffle.describe() + " does not run here";
         }
         synchronized (r) {
+            if (rooted.get(r.spec) != r || r.stream.finished()) {
+                return "shuffle " + r.spec.describe() + " no longer runs here"; // aborted, or this daemon excluded
+            }
             if (r.pausedFor == null) {
                 return "shuffle " + r.spec.describe() + " is not paused";
             }
@@ -173,9 +191,10 @@ final class RootGenerations {
             r.proof = proof;
             r.spec = r.spec.withAttempts(attempts);
             r.pausedFor = null;
-            if (!r.lostWhilePaused.isEmpty()) {
-                SortedSet<String> more = new TreeSet<>(r.lostWhilePaused);
-                r.lostWhilePaused.clear();
+            SortedSet<String> more = new TreeSet<>(r.lostWhilePaused);
+            r.lostWhilePaused.clear();
+            more.retainAll(attempts);
+            if (!more.isEmpty()) {
                 pause(r, r.pausedAfter, more, "while it waited, more servers failed");
                 return null;
             }

@@ -135,14 +135,28 @@ public final class RootStream implements VertexOutput {
     /**
      * Queues a pause after the chunks queued so far, whatever the room: the shuffle lost map outputs and waits for the
      * reduce task to name their replacements ({@link StreamItem.Paused}). Nothing is offered until it resumes.
+     *
+     * @return false if the stream had ended or failed already (the pause is dropped)
      */
-    public void pause(StreamItem.Paused paused) {
+    public boolean pause(StreamItem.Paused paused) {
         lock.lock();
         try {
-            if (last == null) {
-                chunks.add(paused);
-                changed.signalAll();
+            if (last != null) {
+                return false;
             }
+            chunks.add(paused);
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the stream's end or failure is queued: nothing more will be taken. */
+    public boolean finished() {
+        lock.lock();
+        try {
+            return last != null;
         } finally {
             lock.unlock();
         }

@@ -83,11 +83,13 @@ class FailureCleanupTest {
      * A server dies with its map output mid-shuffle (noagg: every record counts). The root pauses the shuffle naming
      * the lost output, and every surviving daemon drops its part of the aborted generation. The map runs again (the
      * same records, under a new attempt, on another server); the shuffle resumes with it after the last key the reducer
-     * holds, and the reducer gets every record of every map exactly once, in order.
+     * holds, and the reducer gets every record of every map exactly once, in order. With {@code secondWhilePaused},
+     * another server dies with its output while the shuffle waits: the resume pauses it again at once for that one.
      */
-    @Test
-    void aServerDyingWithItsMapOutputPausesTheShuffleUntilTheMapsNewAttemptAndEveryRecordArrivesOnce()
-            throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "a second server dies while paused: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aServerDyingWithItsMapOutputPausesTheShuffleUntilTheMapsNewAttemptAndEveryRecordArrivesOnce(
+            boolean secondWhilePaused) throws Exception {
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
             TreeSet<String> attempts = write(torus);
@@ -110,10 +112,24 @@ class FailureCleanupTest {
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
             TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
 
+            int second = SHAPE.index(new Coord(2, 1, 1));
+            if (secondWhilePaused) {
+                torus.node(second).close();
+                torus.service(0).whenView(v -> v.isFailed(second)).get(30, TimeUnit.SECONDS);
+            }
             // The ApplicationMaster runs map 13 again on server 5; its new attempt writes the same records.
             String rerun = "attempt_1700000000000_0021_m_000013_1";
             torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
             assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), StartProof.NONE));
+            if (secondWhilePaused) {
+                n = root.next(Duration.ofSeconds(30));
+                String lost2 = String.format("attempt_1700000000000_0021_m_%06d_0", second);
+                assertEquals(java.util.List.of(lost2), assertInstanceOf(StreamItem.Paused.class, n, n::toString).lost());
+                String rerun2 = String.format("attempt_1700000000000_0021_m_%06d_1", second);
+                torus.addMapOutput(7, JOB, output(rerun2, counts.get(second)));
+                assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost2, rerun2)),
+                        StartProof.NONE));
+            }
             while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
                 received.add(c);
             }
