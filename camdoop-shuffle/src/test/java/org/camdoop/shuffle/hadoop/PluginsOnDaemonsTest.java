@@ -259,22 +259,9 @@ class PluginsOnDaemonsTest {
         job.setBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, true);
         job.setInt(CamdoopJobConfig.STALL_TIMEOUT_MS, 60_000);
         job.setInt(CamdoopJobConfig.EVENTS_POLL_MS, 20);
-        Configuration small = new Configuration(false);
-        // Little in flight, so the shuffle cannot end while the reducer reads nothing: the death comes mid-stream.
-        small.set("camdoop.transport.buffer.max.per.stream", "2");
-        small.set("camdoop.daemon.readahead.bytes", "0");
-        small.set("camdoop.daemon.root.buffer.chunks", "2");
-        small.set("camdoop.transport.failure.timeout.ms", "1000");
-        List<CamdoopDaemon> daemons = start(3, small);
+        List<CamdoopDaemon> daemons = start(3, littleInFlight());
         try {
-            List<Map<String, Integer>> maps = new ArrayList<>();
-            for (int m = 0; m < 2; m++) {
-                Map<String, Integer> counts = new java.util.HashMap<>();
-                for (int w = 0; w < 200_000; w++) {
-                    counts.put(String.format("word%07d", w), m + 1);
-                }
-                maps.add(counts);
-            }
+            List<Map<String, Integer>> maps = List.of(manyWords(1), manyWords(2));
             List<TaskCompletionEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
             events.add(register(job, daemons, 0, attempt(0, 0), maps.get(0), 0));
             events.add(register(job, daemons, 2, attempt(1, 0), maps.get(1), 1));
@@ -322,17 +309,9 @@ class PluginsOnDaemonsTest {
         JobConf job = WordCounts.jobWithCombiner(1);
         job.set("mapreduce.job.id", JOB);
         job.setNumMapTasks(2);
-        Configuration small = new Configuration(false);
-        small.set("camdoop.transport.buffer.max.per.stream", "2");
-        small.set("camdoop.daemon.readahead.bytes", "0");
-        small.set("camdoop.daemon.root.buffer.chunks", "2");
-        small.set("camdoop.transport.failure.timeout.ms", "1000");
-        List<CamdoopDaemon> daemons = start(3, small);
+        List<CamdoopDaemon> daemons = start(3, littleInFlight());
         try {
-            Map<String, Integer> counts = new java.util.HashMap<>();
-            for (int w = 0; w < 200_000; w++) {
-                counts.put(String.format("word%07d", w), 1);
-            }
+            Map<String, Integer> counts = manyWords(1);
             register(job, daemons, 0, attempt(0, 0), counts, 0);
             register(job, daemons, 2, attempt(1, 0), counts, 1);
             java.util.TreeSet<String> attempts = new java.util.TreeSet<>(List.of(attempt(0, 0), attempt(1, 0)));
@@ -370,6 +349,28 @@ class PluginsOnDaemonsTest {
                 d.close();
             }
         }
+    }
+
+    /**
+     * Daemons with little in flight, so that a shuffle cannot end while its reducer reads nothing (a death then comes
+     * mid-stream), and quick to declare a daemon failed.
+     */
+    private static Configuration littleInFlight() {
+        Configuration c = new Configuration(false);
+        c.set("camdoop.transport.buffer.max.per.stream", "2");
+        c.set("camdoop.daemon.readahead.bytes", "0");
+        c.set("camdoop.daemon.root.buffer.chunks", "2");
+        c.set("camdoop.transport.failure.timeout.ms", "1000");
+        return c;
+    }
+
+    /** A map's word counts: 200,000 words, each counted {@code count} times (a few MB of map output). */
+    private static Map<String, Integer> manyWords(int count) {
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        for (int w = 0; w < 200_000; w++) {
+            counts.put(String.format("word%07d", w), count);
+        }
+        return counts;
     }
 
     private static byte[] proof(byte[] nonce, java.util.SortedSet<String> attempts) {
