@@ -57,6 +57,7 @@ final class GenerationOutput implements VertexOutput {
     /** Appended to a failure's reason: which generation failed, on which failure view. */
     private final String failureNote;
     private final RecordCursor cursor = new RecordCursor("root output");
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GenerationOutput.class);
     private final RawBytes key = new RawBytes();
     private final RawBytes value = new RawBytes();
     private int[] starts = new int[64];
@@ -86,6 +87,10 @@ final class GenerationOutput implements VertexOutput {
         this.lastKey = resumeAfter;
     }
 
+    /** For a restarted generation: what to log when its first new bytes pass, a few ms after it began. */
+    private String restarted;
+    private long bornNanos;
+
     /**
      * The output of {@code spec}'s root vertex in front of {@code root}; for a job this daemon does not know (its
      * root vertex fails at once, with the reason) the stream itself.
@@ -95,8 +100,14 @@ final class GenerationOutput implements VertexOutput {
         ShuffleGeneration g = spec.generation();
         String note = g.number() == 0 ? "" : " (generation " + g.number() + ", restarted without the failed servers "
                 + Arrays.stream(g.failed()).mapToObj(shape::coord).toList() + ")";
-        return job.<VertexOutput>map(a -> new GenerationOutput(root, a.sortComparator(), g.resumeAfter(), maxHeldBytes,
-                note)).orElse(root);
+        return job.<VertexOutput>map(a -> {
+            GenerationOutput out = new GenerationOutput(root, a.sortComparator(), g.resumeAfter(), maxHeldBytes, note);
+            if (g.number() > 0) {
+                out.restarted = spec.describe();
+                out.bornNanos = System.nanoTime();
+            }
+            return out;
+        }).orElse(root);
     }
 
     /** Stops passing anything on (a later generation takes over) and tells where the reducer stands. */
@@ -125,6 +136,12 @@ final class GenerationOutput implements VertexOutput {
                 return true;
             }
             skipThrough = null;
+        }
+        if (restarted != null) {
+            // The restart's cost beyond detection: every vertex set up again and filled from its leaves up.
+            LOG.info("shuffle {}: its first new records passed {} ms after the generation began", restarted,
+                    (System.nanoTime() - bornNanos) / 1_000_000L);
+            restarted = null;
         }
         int lastGroup = n - 1;
         while (lastGroup > first && compare(chunk, lastGroup - 1, chunk, n - 1) == 0) {
