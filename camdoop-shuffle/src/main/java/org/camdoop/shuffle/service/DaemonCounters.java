@@ -16,7 +16,8 @@ public final class DaemonCounters {
 
     /** The totals at one moment. */
     public record Snapshot(long rootStarts, long peerStarts, long startsRefused, long aborts, long failuresDeclared,
-            long restarts, long rejoins, long recordsCombined, long creditWaitNanos, Map<Refusal, Long> refusals) {
+            long restarts, long pauses, long rejoins, long recordsCombined, long creditWaitNanos,
+            Map<Refusal, Long> refusals) {
         public Snapshot {
             refusals = Map.copyOf(refusals);
         }
@@ -27,7 +28,7 @@ public final class DaemonCounters {
             for (Refusal r : Refusal.values()) {
                 none.put(r, 0L);
             }
-            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, none);
+            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, none);
         }
     }
 
@@ -37,6 +38,7 @@ public final class DaemonCounters {
     private final LongAdder aborts = new LongAdder();
     private final LongAdder failuresDeclared = new LongAdder();
     private final LongAdder restarts = new LongAdder();
+    private final LongAdder pauses = new LongAdder();
     private final LongAdder rejoins = new LongAdder();
     private final LongAdder recordsCombined = new LongAdder();
     private final LongAdder creditWaitNanos = new LongAdder();
@@ -72,6 +74,10 @@ public final class DaemonCounters {
         restarts.increment();
     }
 
+    void paused() {
+        pauses.increment();
+    }
+
     void rejoined() {
         rejoins.increment();
     }
@@ -93,6 +99,7 @@ public final class DaemonCounters {
         Map<Refusal, Long> r = new EnumMap<>(Refusal.class);
         refusals.forEach((why, n) -> r.put(why, n.sum()));
         return new Snapshot(rootStarts.sum(), peerStarts.sum(), startsRefused.sum(), aborts.sum(),
-                failuresDeclared.sum(), restarts.sum(), rejoins.sum(), recordsCombined.sum(), creditWaitNanos.sum(), r);
+                failuresDeclared.sum(), restarts.sum(), pauses.sum(), rejoins.sum(), recordsCombined.sum(),
+                creditWaitNanos.sum(), r);
     }
 }

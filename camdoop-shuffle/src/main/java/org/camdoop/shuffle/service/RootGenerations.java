@@ -154,6 +154,7 @@ final class RootGenerations {
         r.pausedAfter = after;
         r.output = null;
         r.locations.forget(lost);
+        counters.paused();
         LOG.info("{}: shuffle {} lost the outputs of map attempts {} and waits for new attempts of those maps ({}"
                 + " bytes had reached the reducer)", cause, r.spec.describe(), lost, r.stream.bytesDelivered());
         if (!r.stream.pause(new StreamItem.Paused(List.copyOf(lost), new byte[0], 0))) {

@@ -135,6 +135,9 @@ class FailureCleanupTest {
             }
             assertInstanceOf(StreamItem.End.class, n, n::toString);
             assertEquals(expectedRecords(), records(received));
+            DaemonCounters.Snapshot totals = torus.service(0).counters().snapshot();
+            assertEquals(secondWhilePaused ? 2 : 1, totals.pauses(), "pauses");
+            assertEquals(1, totals.restarts(), "generations after the first");
         }
     }
 

@@ -60,6 +60,8 @@ public final class PrometheusText {
                 t.failuresDeclared());
         counter(b, self, "camdoop_restarts_total", "shuffles rooted here restarted after a server failed",
                 t.restarts());
+        counter(b, self, "camdoop_pauses_total", "shuffles rooted here paused because map outputs died with a server"
+                + " (they resume with the maps' new attempts)", t.pauses());
         counter(b, self, "camdoop_rejoins_total", "servers taken back into this daemon's view after a failure (a new"
                 + " run of their daemon connected)", t.rejoins());
         counter(b, self, "camdoop_records_combined_total", "records this daemon's vertices combined away",

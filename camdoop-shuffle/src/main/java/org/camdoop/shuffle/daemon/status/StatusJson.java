@@ -16,7 +16,7 @@ import org.camdoop.torus.transport.LinkState;
  *  "shuffles": [{"job": "job_1_0001", "partition": 0, "root": "0,0,0", "vertices": 6, "finished": 2, "merging": 3}],
  *  "jobs": [{"job": "job_1_0001", "map_outputs": 3}],
  *  "totals": {"root_starts": 1, "peer_starts": 4, "starts_refused": 0, "aborts": 0, "failures_declared": 0,
- *   "restarts": 0, "rejoins": 0, "records_combined": 1200, "credit_wait_ms": 35,
+ *   "restarts": 0, "pauses": 0, "rejoins": 0, "records_combined": 1200, "credit_wait_ms": 35,
  *   "local_refusals": {"unknown_job": 0, "bad_proof": 0, ...}}}
  * </pre>
  */
@@ -64,6 +64,7 @@ public final class StatusJson {
                 .append(t.peerStarts()).append(", \"starts_refused\": ").append(t.startsRefused())
                 .append(", \"aborts\": ").append(t.aborts()).append(", \"failures_declared\": ")
                 .append(t.failuresDeclared()).append(", \"restarts\": ").append(t.restarts())
+                .append(", \"pauses\": ").append(t.pauses())
                 .append(", \"rejoins\": ").append(t.rejoins())
                 .append(", \"records_combined\": ").append(t.recordsCombined())
                 .append(", \"credit_wait_ms\": ").append(t.creditWaitNanos() / 1_000_000)

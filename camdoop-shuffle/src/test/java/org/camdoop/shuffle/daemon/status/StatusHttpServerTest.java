@@ -28,7 +28,7 @@ class StatusHttpServerTest {
             3, 17, 32768, 8192, 2, 1, 0, 5,
             List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3)),
             new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)),
-            new org.camdoop.shuffle.service.DaemonCounters.Snapshot(1, 4, 0, 2, 1, 0, 0, 1200, 35_500_000,
+            new org.camdoop.shuffle.service.DaemonCounters.Snapshot(1, 4, 0, 2, 1, 0, 0, 0, 1200, 35_500_000,
                     java.util.Map.of(
                     org.camdoop.shuffle.protocol.Refusal.UNKNOWN_JOB, 0L, org.camdoop.shuffle.protocol.Refusal.BAD_PROOF,
                     3L, org.camdoop.shuffle.protocol.Refusal.MISSING_JARS, 0L,
@@ -77,7 +77,8 @@ class StatusHttpServerTest {
                     + " \"jobs\": [{\"job\": \"job_\\\"odd\\\\\\u000a\", \"map_outputs\": 0},"
                     + " {\"job\": \"job_1_0001\", \"map_outputs\": 3}], \"totals\": {\"root_starts\": 1,"
                     + " \"peer_starts\": 4, \"starts_refused\": 0, \"aborts\": 2, \"failures_declared\": 1,"
-                    + " \"restarts\": 0, \"rejoins\": 0, \"records_combined\": 1200, \"credit_wait_ms\": 35,"
+                    + " \"restarts\": 0, \"pauses\": 0, \"rejoins\": 0, \"records_combined\": 1200,"
+                    + " \"credit_wait_ms\": 35,"
                     + " \"local_refusals\": {\"unknown_job\": 0, \"bad_proof\": 3,"
                     + " \"missing_jars\": 0, \"refused\": 0, \"malformed\": 7}}}\n", status.body());
 
