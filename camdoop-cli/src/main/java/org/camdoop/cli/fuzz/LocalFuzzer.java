@@ -24,7 +24,7 @@ import org.camdoop.shuffle.protocol.LocalWire;
 final class LocalFuzzer implements Runnable {
 
     private static final Set<Integer> REPLIES = Set.of(LocalWire.OK, LocalWire.REFUSED, LocalWire.CHUNK, LocalWire.END,
-            LocalWire.FAILED, LocalWire.NONCE_IS);
+            LocalWire.FAILED, LocalWire.NONCE_IS, LocalWire.PAUSED);
 
     private static final int[] REQUESTS = {LocalWire.REGISTER_JOB, LocalWire.REGISTER_MAP_OUTPUT, LocalWire.PUT_JAR,
         LocalWire.START_SHUFFLE, LocalWire.NONCE, LocalWire.RESUME_SHUFFLE};

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class TaskStream {
     private static final Logger LOG = LoggerFactory.getLogger(TaskStream.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** How often a paused shuffle's connection looks whether the shuffle failed while it waits for the task. */
+    private static final long FAILURE_POLL_MS = 1000;
 
     private final LocalEndpoint endpoint;
     private final DeadlineChannel channel;
@@ -63,10 +65,9 @@ final class TaskStream {
                     LocalWire.write(out, LocalWire.END, b, b.length);
                     return;
                 } else if (next instanceof StreamItem.Failed f) {
-                    byte[] b = LocalWire.body(o -> o.writeUTF(f.reason()));
-                    LocalWire.write(out, LocalWire.FAILED, b, b.length);
+                    writeFailed(f.reason());
                     return;
-                } else if (next instanceof StreamItem.Paused p && !resumed(spec, p)) {
+                } else if (next instanceof StreamItem.Paused p && !resumed(spec, root, p)) {
                     return;
                 }
             }
@@ -75,7 +76,13 @@ final class TaskStream {
             throw e;
         } catch (RuntimeException e) {
             // A resume that failed half-way must not leave a generation running that nobody reads.
-            service.abort(spec, "daemon " + endpoint.parts().coord() + " failed serving the shuffle: " + e, true);
+            String reason = "daemon " + endpoint.parts().coord() + " failed serving the shuffle: " + e;
+            service.abort(spec, reason, true);
+            try {
+                writeFailed(reason);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -93,7 +100,7 @@ final class TaskStream {
      *
      * @return whether the shuffle goes on
      */
-    private boolean resumed(ShuffleSpec spec, StreamItem.Paused paused) throws IOException {
+    private boolean resumed(ShuffleSpec spec, RootStream root, StreamItem.Paused paused) throws IOException {
         byte[] fresh = new byte[LocalWire.NONCE_BYTES];
         RANDOM.nextBytes(fresh);
         long waitMs = endpoint.limits().pauseTimeoutMs();
@@ -108,18 +115,14 @@ final class TaskStream {
         LocalWire.write(out, LocalWire.PAUSED, b, b.length);
         String refused;
         try {
-            channel.readDeadline(waitMs);
-            LocalWire.Frame f = LocalWire.read(in, LocalWire::requestCap,
-                    () -> channel.readDeadline(endpoint.limits().frameTimeoutMs()));
+            LocalWire.Frame f = awaitResume(root, waitMs);
             if (f == null) {
-                throw new ClosedChannelException();
+                return false; // the shuffle failed meanwhile; the task was told why
             }
             refused = f.type() == LocalWire.RESUME_SHUFFLE ? resume(spec, paused, fresh, f)
                     : "request type " + f.type() + " where RESUME_SHUFFLE was due";
-        } catch (SocketTimeoutException e) {
-            refused = "no RESUME_SHUFFLE within " + waitMs + " ms, the daemon's shuffle pause timeout";
-        } finally {
-            channel.noReadDeadline();
+        } catch (LocalWire.BadFrameException | SocketTimeoutException e) {
+            refused = e.getMessage();
         }
         if (refused == null) {
             return true;
@@ -128,9 +131,60 @@ final class TaskStream {
                 + " and cannot resume: " + refused;
         LOG.warn("local connection from user {}: {}", peer, reason);
         endpoint.parts().service().abort(spec, reason, true);
+        writeFailed(reason);
+        return false;
+    }
+
+    /**
+     * The task's next frame, read within the pause timeout and a frame timeout more (the task reads PAUSED only after
+     * the chunks before it, and reports the loss before it waits), looking every {@link #FAILURE_POLL_MS} ms whether
+     * the paused shuffle failed meanwhile (this daemon left the torus, the shuffle was aborted): then the task is
+     * told, and null is returned.
+     *
+     * @throws SocketTimeoutException naming what did not come in time
+     */
+    private LocalWire.Frame awaitResume(RootStream root, long waitMs) throws IOException {
+        long frameMs = endpoint.limits().frameTimeoutMs();
+        long deadline = System.nanoTime() + (waitMs + frameMs) * 1_000_000L;
+        try {
+            while (true) {
+                long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+                if (leftMs <= 0) {
+                    throw new SocketTimeoutException("no RESUME_SHUFFLE within " + waitMs
+                            + " ms, the daemon's shuffle pause timeout");
+                }
+                boolean[] began = {false};
+                channel.readDeadline(Math.min(leftMs, FAILURE_POLL_MS));
+                try {
+                    LocalWire.Frame f = LocalWire.read(in, LocalWire::requestCap, () -> {
+                        began[0] = true;
+                        channel.readDeadline(frameMs);
+                    });
+                    if (f == null) {
+                        throw new ClosedChannelException();
+                    }
+                    return f;
+                } catch (SocketTimeoutException e) {
+                    if (began[0]) {
+                        throw new SocketTimeoutException("a request begun but not complete within " + frameMs + " ms");
+                    }
+                }
+                if (root.next(java.time.Duration.ZERO) instanceof StreamItem.Failed failed) {
+                    writeFailed(failed.reason());
+                    return null;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClosedChannelException();
+        } finally {
+            channel.noReadDeadline();
+        }
+    }
+
+    private void writeFailed(String reason) throws IOException {
         byte[] failed = LocalWire.body(o -> o.writeUTF(reason));
         LocalWire.write(out, LocalWire.FAILED, failed, failed.length);
-        return false;
     }
 
     /** Checks a RESUME_SHUFFLE and resumes the shuffle with it; returns null, or why not. */

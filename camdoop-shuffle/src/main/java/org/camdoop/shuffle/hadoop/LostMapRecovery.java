@@ -69,7 +69,8 @@ final class LostMapRecovery {
         }
         if (next == null) {
             throw new IOException("no new attempts of the maps of " + paused.lost() + " succeeded within "
-                    + paused.waitMs() + " ms, the daemon's pause timeout");
+                    + paused.waitMs() + " ms, the daemon's pause timeout (" + waitMs
+                    + " ms of it left after the report)");
         }
         LOG.info("resuming the shuffle with map attempts {} in place of {}", next.values(), next.keySet());
         return next;

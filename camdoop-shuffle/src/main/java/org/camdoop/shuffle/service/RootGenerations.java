@@ -6,6 +6,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.camdoop.shuffle.protocol.MissingMapAttempts;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.net.StartProof;
@@ -74,7 +75,15 @@ final class RootGenerations {
             // Before START goes out, so that the HELD reports it draws find the shuffle; under its monitor, so that a
             // failure declared meanwhile replaces the generation only once it runs.
             rooted.add(r);
-            run(r);
+            try {
+                run(r);
+            } catch (RuntimeException e) {
+                // The task is refused: nobody would read or abort this shuffle.
+                rooted.remove(spec);
+                root.fail("shuffle " + spec.describe() + " could not start: " + e);
+                launch.abort(spec, "its root could not start it: " + e);
+                throw e;
+            }
         }
         return root;
     }
@@ -127,6 +136,12 @@ final class RootGenerations {
                 return;
             }
             GenerationOutput.ResumePoint at = out.detach();
+            if (r.stream.finished()) {
+                // The root vertex ended the stream just before the detach (the check above came too early to see
+                // it): its last key group went whole, so nothing is redone.
+                rooted.remove(old);
+                return;
+            }
             SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
             launch.abort(old, "server " + failed + " failed: " + (lost.isEmpty() ? "generation "
                     + (old.generation().number() + 1) + " takes over" : "the shuffle waits for new attempts of the"
@@ -135,7 +150,9 @@ final class RootGenerations {
                     CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
             if (why != null) {
                 rooted.remove(old);
-                r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why);
+                // Name the outputs that died with it too, so that the reduce task reports them lost.
+                r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why
+                        + (lost.isEmpty() ? "" : "; " + MissingMapAttempts.describe(lost)));
                 return;
             }
             if (!lost.isEmpty()) {
@@ -154,12 +171,13 @@ final class RootGenerations {
         r.pausedAfter = after;
         r.output = null;
         r.locations.forget(lost);
+        if (!r.stream.pause(new StreamItem.Paused(List.copyOf(lost), new byte[0], 0))) {
+            rooted.remove(r.spec); // the stream had ended or failed: nobody will resume it
+            return;
+        }
         counters.paused();
         LOG.info("{}: shuffle {} lost the outputs of map attempts {} and waits for new attempts of those maps ({}"
                 + " bytes had reached the reducer)", cause, r.spec.describe(), lost, r.stream.bytesDelivered());
-        if (!r.stream.pause(new StreamItem.Paused(List.copyOf(lost), new byte[0], 0))) {
-            rooted.remove(r.spec); // the stream had ended or failed: nobody will resume it
-        }
     }
 
     /**

@@ -85,6 +85,9 @@ public final class RootStream implements VertexOutput {
     public boolean offer(byte[] chunk, int length) {
         lock.lock();
         try {
+            if (last != null) {
+                return true; // ended or failed: nothing more reaches the reducer
+            }
             if (chunks.size() >= capacity) {
                 return false;
             }
@@ -114,6 +117,9 @@ public final class RootStream implements VertexOutput {
     boolean offerPair(byte[] first, int firstLength, byte[] second, int secondLength) {
         lock.lock();
         try {
+            if (last != null) {
+                return true;
+            }
             if (chunks.size() >= capacity) {
                 return false;
             }
@@ -208,6 +214,10 @@ public final class RootStream implements VertexOutput {
         try {
             if (last == null) {
                 last = outcome;
+                if (outcome instanceof Failed) {
+                    // A pause not yet taken is moot: the reducer learns the failure after the chunks before it.
+                    chunks.removeIf(i -> i instanceof StreamItem.Paused);
+                }
             }
             changed.signalAll();
         } finally {

@@ -27,7 +27,7 @@ final class RootedShuffles {
          */
         StartProof proof;
         /** The generation running now. */
-        ShuffleSpec spec;
+        volatile ShuffleSpec spec;
         /** The current generation's root output: a {@link GenerationOutput}, or the stream for an unknown job. */
         VertexOutput output;
         /**
@@ -97,13 +97,16 @@ final class RootedShuffles {
         }
     }
 
-    /** The shuffle rooted here whose current generation has this stream key and partition, or null. */
+    /**
+     * The shuffle rooted here whose current generation has this stream key and partition, or null; without taking
+     * any shuffle's monitor ({@code spec} is volatile), so a launch under way elsewhere does not hold it up. The
+     * caller checks again under the monitor.
+     */
     Rooted current(long streamKey, int partition) {
         for (Rooted r : rooted.values()) {
-            synchronized (r) {
-                if (r.spec.streamKey() == streamKey && r.spec.partition() == partition) {
-                    return r;
-                }
+            ShuffleSpec now = r.spec;
+            if (now.streamKey() == streamKey && now.partition() == partition) {
+                return r;
             }
         }
         return null;

@@ -301,11 +301,12 @@ class PluginsOnDaemonsTest {
     /**
      * A resume the daemon must not take: a "new attempt" of another map (its output would be counted for the lost
      * one's), or a proof that does not cover the new set of map attempts. The daemon fails the shuffle, saying why,
-     * instead of resuming it.
+     * instead of resuming it. And a paused shuffle aborted at its root while the task waits for the re-run maps: the
+     * task hears the abort's reason within a second or so, not at the end of the pause timeout.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"another map", "stale proof"})
-    void aResumeNamingAnotherMapOrNotProvedFailsTheShuffle(String forgery) throws Exception {
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"another map", "stale proof", "aborted while paused"})
+    void aPausedShuffleFailsWithTheReasonOnAForgedResumeOrAnAbort(String forgery) throws Exception {
         JobConf job = WordCounts.jobWithCombiner(1);
         job.set("mapreduce.job.id", JOB);
         job.setNumMapTasks(2);
@@ -320,6 +321,7 @@ class PluginsOnDaemonsTest {
                 org.camdoop.shuffle.client.DaemonClient c = session.client();
                 c.startShuffle(JOB, 0, 0, org.camdoop.shuffle.protocol.ShuffleMode.CAMDOOP,
                         org.camdoop.torus.trees.TreeChoice.SIX, attempts, nonce -> proof(nonce, attempts));
+                c.streamTimeout(30_000); // a daemon that keeps silent fails the test rather than hang it
                 org.junit.jupiter.api.Assertions.assertInstanceOf(StreamItem.Chunk.class, c.next());
                 daemons.get(2).close(); // with the only copy of map 1's output
                 StreamItem n;
@@ -328,6 +330,15 @@ class PluginsOnDaemonsTest {
                 } while (n instanceof StreamItem.Chunk);
                 StreamItem.Paused paused = org.junit.jupiter.api.Assertions.assertInstanceOf(StreamItem.Paused.class, n);
                 assertEquals(List.of(attempt(1, 0)), paused.lost());
+                if (forgery.equals("aborted while paused")) {
+                    daemons.get(1).service().abort(new org.camdoop.shuffle.protocol.ShuffleSpec(
+                            org.camdoop.shuffle.protocol.ShuffleKeys.jobKey(JOB), JOB, 0, 0,
+                            new org.camdoop.torus.topology.Coord(1, 0, 0),
+                            org.camdoop.shuffle.protocol.ShuffleMode.CAMDOOP, org.camdoop.torus.trees.TreeChoice.SIX,
+                            attempts), "the operator stopped it", true);
+                    assertEquals(new StreamItem.Failed("the operator stopped it"), c.next());
+                    return;
+                }
                 String replacement = forgery.equals("another map") ? attempt(0, 1) : attempt(1, 1);
                 register(job, daemons, 0, replacement, counts, 2);
                 java.util.TreeSet<String> now = new java.util.TreeSet<>(List.of(attempt(0, 0), replacement));

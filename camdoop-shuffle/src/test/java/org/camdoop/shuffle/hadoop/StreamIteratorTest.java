@@ -172,8 +172,8 @@ class StreamIteratorTest {
         StreamIterator it = over(new SentStatus(), deterministic(true), (lost, waitMs) -> null, new ArrayList<>(),
                 new StreamItem.Paused(List.of(M3), new byte[32], 5000));
         IOException e = assertThrows(IOException.class, it::next);
-        assertTrue(e.getMessage().endsWith(": no new attempts of the maps of [" + M3 + "] succeeded within 5000 ms,"
-                + " the daemon's pause timeout"), e.getMessage());
+        assertTrue(e.getMessage().contains(": no new attempts of the maps of [" + M3 + "] succeeded within 5000 ms,"
+                + " the daemon's pause timeout ("), e.getMessage());
     }
 
     private static String text(org.apache.hadoop.io.DataInputBuffer b) {
