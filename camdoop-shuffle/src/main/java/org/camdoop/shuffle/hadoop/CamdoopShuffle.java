@@ -111,7 +111,7 @@ public final class CamdoopShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
                         throw new IOException("a shuffle in local mode lost map outputs " + lost);
                     }
                     return events.awaitReplacements(lost, waitMs, context.getReporter());
-                }));
+                }, System::nanoTime));
     }
 
     private StreamSource open(JobConf job) throws IOException, InterruptedException {

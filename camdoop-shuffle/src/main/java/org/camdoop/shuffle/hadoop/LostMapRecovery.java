@@ -3,6 +3,7 @@ package org.camdoop.shuffle.hadoop;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.SortedMap;
+import java.util.function.LongSupplier;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,14 +28,23 @@ final class LostMapRecovery {
         SortedMap<String, String> await(Collection<String> lost, long waitMs) throws IOException, InterruptedException;
     }
 
+    /**
+     * While it waits, the task reports the loss again this often: an ApplicationMaster that restarted forgot the
+     * reports (it recovers the lost attempt as succeeded), and a status update can be lost; the stock shuffle reports
+     * again at every failed copy.
+     */
+    static final long REPORT_AGAIN_MS = 60_000;
+
     private final LostMapOutputs reporter;
     private final boolean deterministic;
     private final NewAttempts newAttempts;
+    private final LongSupplier nanoClock;
 
-    LostMapRecovery(LostMapOutputs reporter, boolean deterministic, NewAttempts newAttempts) {
+    LostMapRecovery(LostMapOutputs reporter, boolean deterministic, NewAttempts newAttempts, LongSupplier nanoClock) {
         this.reporter = reporter;
         this.deterministic = deterministic;
         this.newAttempts = newAttempts;
+        this.nanoClock = nanoClock;
     }
 
     /** The shuffle failed with {@code reason}: reports the map outputs it names missing. */
@@ -49,7 +59,7 @@ final class LostMapRecovery {
      * @throws IOException why the shuffle cannot resume (the attempt then fails)
      */
     SortedMap<String, String> replacements(StreamItem.Paused paused, long records) throws IOException {
-        long reportStart = System.nanoTime();
+        long reportStart = nanoClock.getAsLong();
         reporter.report(paused.lost());
         if (records > 0 && !deterministic) {
             throw new IOException("the outputs of map attempts " + paused.lost() + " were lost, and "
@@ -57,20 +67,26 @@ final class LostMapRecovery {
                     + " the reducer holds: the re-run maps may write other records");
         }
         // The daemon's wait began before the report: the rest of it is what is left here.
-        long waitMs = Math.max(0, paused.waitMs() - (System.nanoTime() - reportStart) / 1_000_000L);
+        long deadline = reportStart + paused.waitMs() * 1_000_000L;
         LOG.info("the outputs of map attempts {} were lost; waiting up to {} ms for their maps to run again",
-                paused.lost(), waitMs);
-        SortedMap<String, String> next;
+                paused.lost(), (deadline - nanoClock.getAsLong()) / 1_000_000L);
+        SortedMap<String, String> next = null;
         try {
-            next = newAttempts.await(paused.lost(), waitMs);
+            for (long leftMs = (deadline - nanoClock.getAsLong()) / 1_000_000L; leftMs > 0;
+                    leftMs = (deadline - nanoClock.getAsLong()) / 1_000_000L) {
+                next = newAttempts.await(paused.lost(), Math.min(leftMs, REPORT_AGAIN_MS));
+                if (next != null || deadline - nanoClock.getAsLong() <= 0) {
+                    break;
+                }
+                reporter.report(paused.lost());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for new attempts of " + paused.lost(), e);
         }
         if (next == null) {
             throw new IOException("no new attempts of the maps of " + paused.lost() + " succeeded within "
-                    + paused.waitMs() + " ms, the daemon's pause timeout (" + waitMs
-                    + " ms of it left after the report)");
+                    + paused.waitMs() + " ms, the daemon's pause timeout");
         }
         LOG.info("resuming the shuffle with map attempts {} in place of {}", next.values(), next.keySet());
         return next;

@@ -90,8 +90,11 @@ class StreamIteratorTest {
         };
         return new StreamIterator(source, queue.poll(), new CamdoopCounters(Reporter.NULL, new Counters.Counter()),
                 "test shuffle", new LostMapRecovery(new LostMapOutputs(job, status, status::send),
-                        job.getBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, false), newAttempts));
+                        job.getBoolean(CamdoopJobConfig.DETERMINISTIC_MAPS, false), newAttempts, CLOCK::get));
     }
+
+    /** The task's clock in nanoseconds: the fakes of {@link LostMapRecovery.NewAttempts} move it as they wait. */
+    private static final java.util.concurrent.atomic.AtomicLong CLOCK = new java.util.concurrent.atomic.AtomicLong();
 
     private static final String M3 = "attempt_1700000000000_0031_m_000003_0";
     private static final String M3_RERUN = "attempt_1700000000000_0031_m_000003_1";
@@ -169,11 +172,35 @@ class StreamIteratorTest {
     /** No new attempt within the daemon's wait: the attempt fails saying so. */
     @Test
     void newAttemptsThatDoNotComeWithinTheWaitFailTheAttempt() throws IOException {
-        StreamIterator it = over(new SentStatus(), deterministic(true), (lost, waitMs) -> null, new ArrayList<>(),
-                new StreamItem.Paused(List.of(M3), new byte[32], 5000));
+        StreamIterator it = over(new SentStatus(), deterministic(true), (lost, waitMs) -> {
+            CLOCK.addAndGet(waitMs * 1_000_000L);
+            return null;
+        }, new ArrayList<>(), new StreamItem.Paused(List.of(M3), new byte[32], 5000));
         IOException e = assertThrows(IOException.class, it::next);
-        assertTrue(e.getMessage().contains(": no new attempts of the maps of [" + M3 + "] succeeded within 5000 ms,"
-                + " the daemon's pause timeout ("), e.getMessage());
+        assertTrue(e.getMessage().endsWith(": no new attempts of the maps of [" + M3 + "] succeeded within 5000 ms,"
+                + " the daemon's pause timeout"), e.getMessage());
+    }
+
+    /**
+     * While the task waits, it reports the loss again every minute (an ApplicationMaster that restarted forgot the
+     * reports), and waits no longer in all than the daemon does.
+     */
+    @Test
+    void theLossIsReportedAgainEveryMinuteOfTheWait() throws IOException {
+        SentStatus status = new SentStatus();
+        List<Long> waits = new ArrayList<>();
+        StreamIterator it = over(status, deterministic(true), (lost, waitMs) -> {
+            waits.add(waitMs);
+            if (waits.size() < 3) {
+                CLOCK.addAndGet(waitMs * 1_000_000L);
+                return null;
+            }
+            return new TreeMap<>(java.util.Map.of(M3, M3_RERUN));
+        }, new ArrayList<>(), new StreamItem.Paused(List.of(M3), new byte[32], 150_000),
+                new StreamItem.End(new EndOfStream(MapAttemptSummary.of("root", List.of()), 0, 0)));
+        assertEquals("", drain(it));
+        assertEquals(List.of(60_000L, 60_000L, 30_000L), waits);
+        assertEquals(java.util.Collections.nCopies(9, List.of(M3)), status.sends, "three reports of three notices");
     }
 
     private static String text(org.apache.hadoop.io.DataInputBuffer b) {
