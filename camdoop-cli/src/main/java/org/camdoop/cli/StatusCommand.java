@@ -136,6 +136,17 @@ public final class StatusCommand implements Callable<Integer> {
                         s.get("links_up").asInt() + "/" + s.get("links").size(), s.get("shuffles_running").asInt(),
                         b.get("reserved").asInt(), b.get("peak").asInt(), b.get("total").asInt());
             }
+            for (Answer a : answers) {
+                if (a.status() != null && a.status().has("shuffles")) {
+                    for (JsonNode sh : a.status().get("shuffles")) {
+                        if (sh.has("waiting_for") && !sh.get("waiting_for").isEmpty()) {
+                            out.printf("paused: %s partition %d (root %s) waits for new attempts of %s%n",
+                                    sh.get("job").asText(), sh.get("partition").asInt(), sh.get("root").asText(),
+                                    sh.get("waiting_for"));
+                        }
+                    }
+                }
+            }
             out.printf("%d of %d daemons up, %d of %d links between them up: %s%n", up, answers.size(), linksUp, links,
                     healthy ? "healthy" : "NOT HEALTHY");
         }

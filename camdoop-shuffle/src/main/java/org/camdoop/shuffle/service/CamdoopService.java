@@ -173,9 +173,15 @@ public final class CamdoopService {
         return running.size();
     }
 
-    /** The shuffles running here, at most {@code max} of them, by job and partition. */
+    /**
+     * The shuffles running here, and those rooted here that wait, paused, for lost map outputs' new attempts: at most
+     * {@code max} of them, by job and partition.
+     */
     public List<ShuffleStatus> shuffles(int max) {
-        return running.statuses(max);
+        List<ShuffleStatus> all = new java.util.ArrayList<>(running.statuses(max));
+        all.addAll(roots.paused());
+        all.sort(java.util.Comparator.comparing(ShuffleStatus::jobId).thenComparing(ShuffleStatus::partition));
+        return all.subList(0, Math.min(max, all.size()));
     }
 
     /**

@@ -224,6 +224,20 @@ final class RootGenerations {
         }
     }
 
+    /** The shuffles rooted here that wait, paused, for new attempts of lost map outputs (status pages). */
+    List<ShuffleStatus> paused() {
+        List<ShuffleStatus> out = new java.util.ArrayList<>();
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            synchronized (r) {
+                if (r.pausedFor != null) {
+                    out.add(new ShuffleStatus(r.spec.jobId(), r.spec.partition(), r.spec.root().toString(), 0, 0, 0,
+                            List.copyOf(r.pausedFor)));
+                }
+            }
+        }
+        return out;
+    }
+
     /** The attempts of the shuffle rooted here that {@code shuffle} belongs to, now; empty if none is. */
     Optional<ShuffleSpec> current(ShuffleSpec shuffle) {
         RootedShuffles.Rooted r = rooted.get(shuffle);

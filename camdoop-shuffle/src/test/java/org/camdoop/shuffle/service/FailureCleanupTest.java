@@ -111,6 +111,9 @@ class FailureCleanupTest {
             assertEquals(java.util.List.of(lost), paused.lost());
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
             TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
+            // What the root's status page lists while it waits.
+            assertEquals(java.util.List.of(new ShuffleStatus(JOB, 0, "0,0,0", 0, 0, 0, java.util.List.of(lost))),
+                    torus.service(0).shuffles(10));
 
             int second = SHAPE.index(new Coord(2, 1, 1));
             if (secondWhilePaused) {

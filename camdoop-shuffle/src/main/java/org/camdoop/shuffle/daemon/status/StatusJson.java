@@ -13,7 +13,8 @@ import org.camdoop.torus.transport.LinkState;
  *  "routed_around": false, "peer_incarnation": 1795728052751, "sent_bytes": 1234}, ...],
  *  "buffers": {"reserved": 0, "peak": 12, "total": 32768, "segment_bytes": 8192},
  *  "streams_open": 0, "shuffles_running": 1, "starts_parked": 0, "frames_dropped": 0,
- *  "shuffles": [{"job": "job_1_0001", "partition": 0, "root": "0,0,0", "vertices": 6, "finished": 2, "merging": 3}],
+ *  "shuffles": [{"job": "job_1_0001", "partition": 0, "root": "0,0,0", "vertices": 6, "finished": 2, "merging": 3,
+ *    "waiting_for": []}],
  *  "jobs": [{"job": "job_1_0001", "map_outputs": 3}],
  *  "totals": {"root_starts": 1, "peer_starts": 4, "starts_refused": 0, "aborts": 0, "failures_declared": 0,
  *   "restarts": 0, "pauses": 0, "rejoins": 0, "records_combined": 1200, "credit_wait_ms": 35,
@@ -50,7 +51,8 @@ public final class StatusJson {
             b.append(i == 0 ? "" : ", ").append("{\"job\": ").append(quote(sh.jobId())).append(", \"partition\": ")
                     .append(sh.partition()).append(", \"root\": ").append(quote(sh.root())).append(", \"vertices\": ")
                     .append(sh.vertices()).append(", \"finished\": ").append(sh.verticesFinished())
-                    .append(", \"merging\": ").append(sh.verticesMerging()).append('}');
+                    .append(", \"merging\": ").append(sh.verticesMerging()).append(", \"waiting_for\": [")
+                    .append(String.join(", ", sh.waitingFor().stream().map(StatusJson::quote).toList())).append("]}");
         }
         b.append("], \"jobs\": [");
         boolean first = true;

@@ -26,7 +26,9 @@ class StatusHttpServerTest {
             List.of(new LinkState(Port.PLUS_X, new Coord(2, 0, 0), true, 4096, false, 7),
                     new LinkState(Port.MINUS_X, new Coord(0, 0, 0), false, 0, true, 5)),
             3, 17, 32768, 8192, 2, 1, 0, 5,
-            List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3)),
+            List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 2, "0,0,0", 6, 2, 3),
+                    new org.camdoop.shuffle.service.ShuffleStatus("job_1_0001", 3, "1,0,0", 0, 0, 0,
+                            List.of("attempt_1_0001_m_000004_0"))),
             new java.util.TreeMap<>(java.util.Map.of("job_1_0001", 3, "job_\"odd\\\n", 0)),
             new org.camdoop.shuffle.service.DaemonCounters.Snapshot(1, 4, 0, 2, 1, 0, 0, 0, 1200, 35_500_000,
                     java.util.Map.of(
@@ -73,7 +75,10 @@ class StatusHttpServerTest {
                     + " \"buffers\": {\"reserved\": 3, \"peak\": 17, \"total\":"
                     + " 32768, \"segment_bytes\": 8192}, \"streams_open\": 2, \"shuffles_running\": 1,"
                     + " \"starts_parked\": 0, \"frames_dropped\": 5, \"shuffles\": [{\"job\": \"job_1_0001\","
-                    + " \"partition\": 2, \"root\": \"0,0,0\", \"vertices\": 6, \"finished\": 2, \"merging\": 3}],"
+                    + " \"partition\": 2, \"root\": \"0,0,0\", \"vertices\": 6, \"finished\": 2, \"merging\": 3,"
+                    + " \"waiting_for\": []}, {\"job\": \"job_1_0001\", \"partition\": 3, \"root\": \"1,0,0\","
+                    + " \"vertices\": 0, \"finished\": 0, \"merging\": 0,"
+                    + " \"waiting_for\": [\"attempt_1_0001_m_000004_0\"]}],"
                     + " \"jobs\": [{\"job\": \"job_\\\"odd\\\\\\u000a\", \"map_outputs\": 0},"
                     + " {\"job\": \"job_1_0001\", \"map_outputs\": 3}], \"totals\": {\"root_starts\": 1,"
                     + " \"peer_starts\": 4, \"starts_refused\": 0, \"aborts\": 2, \"failures_declared\": 1,"
