@@ -140,9 +140,10 @@ public final class StatusCommand implements Callable<Integer> {
                 if (a.status() != null && a.status().has("shuffles")) {
                     for (JsonNode sh : a.status().get("shuffles")) {
                         if (sh.has("waiting_for") && !sh.get("waiting_for").isEmpty()) {
+                            List<String> lost = new java.util.ArrayList<>();
+                            sh.get("waiting_for").forEach(n -> lost.add(n.asText()));
                             out.printf("paused: %s partition %d (root %s) waits for new attempts of %s%n",
-                                    sh.get("job").asText(), sh.get("partition").asInt(), sh.get("root").asText(),
-                                    sh.get("waiting_for"));
+                                    sh.get("job").asText(), sh.get("partition").asInt(), sh.get("root").asText(), lost);
                         }
                     }
                 }

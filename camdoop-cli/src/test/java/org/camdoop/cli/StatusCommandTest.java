@@ -193,6 +193,25 @@ class StatusCommandTest {
         }
     }
 
+    /** A daemon whose root shuffle waits for new attempts of a lost map output: status prints what it waits for. */
+    @Test
+    @Timeout(60)
+    void aShufflePausedForLostMapOutputsIsNamedWithWhatItWaitsFor() throws Exception {
+        int http = freePort("127.0.0.1");
+        var snapshot = new org.camdoop.shuffle.daemon.status.DaemonSnapshot(new Coord(0, 0, 0), TorusShape.parse("1x1x1"), List.of(), 0, 0, 1, 1, 0, 0, 0, 0,
+                List.of(new org.camdoop.shuffle.service.ShuffleStatus("job_1700000000000_0007", 4, "0,0,0", 0, 0, 0,
+                        List.of("attempt_1700000000000_0007_m_000002_0"))),
+                new java.util.TreeMap<>(), org.camdoop.shuffle.service.DaemonCounters.Snapshot.none());
+        Path topology = dir.resolve("topology-paused");
+        Files.writeString(topology, "shape 1x1x1\n0,0,0 127.0.0.1:7710\n");
+        try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", http), () -> snapshot,
+                () -> "{}")) {
+            CliRun run = CliRun.of("status", "--topology", topology.toString(), "--http-port", "" + http);
+            assertTrue(run.out().contains("paused: job_1700000000000_0007 partition 4 (root 0,0,0) waits for new"
+                    + " attempts of [attempt_1700000000000_0007_m_000002_0]\n"), run.out() + run.err());
+        }
+    }
+
     private static String get(String url) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -127,7 +127,8 @@ class FailureCleanupTest {
             if (secondWhilePaused) {
                 n = root.next(Duration.ofSeconds(30));
                 String lost2 = String.format("attempt_1700000000000_0021_m_%06d_0", second);
-                assertEquals(java.util.List.of(lost2), assertInstanceOf(StreamItem.Paused.class, n, n::toString).lost());
+                StreamItem.Paused again = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
+                assertEquals(java.util.List.of(lost2), again.lost());
                 String rerun2 = String.format("attempt_1700000000000_0021_m_%06d_1", second);
                 torus.addMapOutput(7, JOB, output(rerun2, counts.get(second)));
                 assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost2, rerun2)),
