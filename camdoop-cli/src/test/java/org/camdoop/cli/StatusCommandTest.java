@@ -201,8 +201,8 @@ class StatusCommandTest {
         var paused = new org.camdoop.shuffle.service.ShuffleStatus("job_1700000000000_0007", 4, "0,0,0", 0, 0, 0,
                 List.of("attempt_1700000000000_0007_m_000002_0"));
         var snapshot = new org.camdoop.shuffle.daemon.status.DaemonSnapshot(new Coord(0, 0, 0),
-                TorusShape.parse("1x1x1"), List.of(), 0, 0, 1, 1, 0, 0, 0, 0, List.of(paused), new java.util.TreeMap<>(),
-                org.camdoop.shuffle.service.DaemonCounters.Snapshot.none());
+                TorusShape.parse("1x1x1"), List.of(), 0, 0, 1, 1, 0, 0, 0, 0, List.of(paused),
+                new java.util.TreeMap<>(), org.camdoop.shuffle.service.DaemonCounters.Snapshot.none());
         Path topology = dir.resolve("topology-paused");
         Files.writeString(topology, "shape 1x1x1\n0,0,0 127.0.0.1:7710\n");
         try (StatusHttpServer s = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", http), () -> snapshot,
