@@ -3,12 +3,12 @@ package org.camdoop.shuffle.hadoop;
 import java.io.IOException;
 import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.TreeSet;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.camdoop.shuffle.protocol.JobTokenProof;
 import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.trees.TreeChoice;
 import org.camdoop.shuffle.protocol.StreamSource;
 import org.camdoop.shuffle.protocol.StreamItem;
@@ -63,9 +63,7 @@ final class DaemonStreamSource implements StreamSource {
 
     @Override
     public void resume(StreamItem.Paused paused, SortedMap<String, String> replacements) throws IOException {
-        SortedSet<String> next = new TreeSet<>(expected);
-        next.removeAll(replacements.keySet());
-        next.addAll(replacements.values());
+        SortedSet<String> next = ShuffleSpec.replacing(expected, replacements);
         byte[] proof = JobTokenProof.forShuffle(session.secret(), jobId, partition, attempt, ShuffleCodes.code(mode),
                 ShuffleCodes.code(trees), paused.nonce(), next);
         session.client().resumeShuffle(replacements, proof);

@@ -59,7 +59,15 @@ public record ShuffleSpec(long jobKey, String jobId, int partition, int attempt,
 
     /** This shuffle's map attempts with each key of {@code replacements} replaced by its value. */
     public SortedSet<String> attemptsReplacing(java.util.Map<String, String> replacements) {
-        SortedSet<String> out = new TreeSet<>(expectedAttempts);
+        return replacing(expectedAttempts, replacements);
+    }
+
+    /**
+     * {@code attempts} with each key of {@code replacements} replaced by its value: the set a resumed shuffle reads.
+     * The reduce task proves this set and its root daemon checks the proof over it, so both compute it here.
+     */
+    public static SortedSet<String> replacing(SortedSet<String> attempts, java.util.Map<String, String> replacements) {
+        SortedSet<String> out = new TreeSet<>(attempts);
         out.removeAll(replacements.keySet());
         out.addAll(replacements.values());
         return out;

@@ -32,6 +32,8 @@ import org.camdoop.torus.topology.TorusShape;
  */
 final class GenerationOutput implements VertexOutput {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GenerationOutput.class);
+
     /** Where the reducer stands: every record of every key up to {@code lastKey} (none yet if empty) and no more. */
     record ResumePoint(Optional<byte[]> lastKey, boolean exact) {
 
@@ -57,7 +59,6 @@ final class GenerationOutput implements VertexOutput {
     /** Appended to a failure's reason: which generation failed, on which failure view. */
     private final String failureNote;
     private final RecordCursor cursor = new RecordCursor("root output");
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GenerationOutput.class);
     private final RawBytes key = new RawBytes();
     private final RawBytes value = new RawBytes();
     private int[] starts = new int[64];
@@ -71,6 +72,9 @@ final class GenerationOutput implements VertexOutput {
     private Optional<byte[]> lastKey;
     private boolean exact = true;
     private boolean detached;
+    /** For a restarted generation: what to log when its first new records pass, a few ms after it began. */
+    private String restarted;
+    private long bornNanos;
 
     /**
      * @param resumeAfter the generation's resume key: the reducer already has everything up to it
@@ -86,10 +90,6 @@ final class GenerationOutput implements VertexOutput {
         this.skipThrough = resumeAfter.orElse(null);
         this.lastKey = resumeAfter;
     }
-
-    /** For a restarted generation: what to log when its first new bytes pass, a few ms after it began. */
-    private String restarted;
-    private long bornNanos;
 
     /**
      * The output of {@code spec}'s root vertex in front of {@code root}; for a job this daemon does not know (its
