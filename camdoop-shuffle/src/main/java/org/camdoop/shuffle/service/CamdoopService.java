@@ -163,6 +163,11 @@ public final class CamdoopService {
         roots.onRestart(listener);
     }
 
+    /** Calls {@code listener} (on a vertex thread: keep it short) with each shuffle paused for lost map outputs. */
+    public void onPause(Consumer<ShuffleSpec> listener) {
+        roots.onPause(listener);
+    }
+
     /** This daemon's membership: the runs it knows connected and declared failed (tests in this package). */
     DaemonView views() {
         return views;

@@ -46,6 +46,7 @@ final class RootGenerations {
     private final DaemonCounters counters;
     private final Launch launch;
     private final List<Consumer<ShuffleSpec>> restartListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<ShuffleSpec>> pauseListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     RootGenerations(ServiceContext context, DaemonView views, RecentShuffles recent, RootedShuffles rooted,
             DaemonCounters counters, Launch launch) {
@@ -60,6 +61,10 @@ final class RootGenerations {
 
     void onRestart(Consumer<ShuffleSpec> listener) {
         restartListeners.add(listener);
+    }
+
+    void onPause(Consumer<ShuffleSpec> listener) {
+        pauseListeners.add(listener);
     }
 
     /** Starts a shuffle's first generation, planned on this daemon's view, and returns the reducer's stream. */
@@ -176,6 +181,7 @@ final class RootGenerations {
             return;
         }
         counters.paused();
+        pauseListeners.forEach(l -> l.accept(r.spec));
         LOG.info("{}: shuffle {} lost the outputs of map attempts {} and waits for new attempts of those maps ({}"
                 + " bytes had reached the reducer)", cause, r.spec.describe(), lost, r.stream.bytesDelivered());
     }

@@ -23,12 +23,13 @@ import org.camdoop.shuffle.daemon.EmbeddedTorus;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
-import org.camdoop.shuffle.service.vertex.LocalMapOutput;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.Port;
 import org.camdoop.torus.topology.TorusShape;
 import org.camdoop.torus.transport.TransportConfig;
+import org.camdoop.torus.transport.link.ProtocolGuard;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,12 +39,14 @@ import org.junit.jupiter.api.io.TempDir;
  * The fault campaign (docs/recovery.md): seeded runs of a shuffle on a real in-JVM torus, each crashing servers and
  * cutting links at random moments, with the combiner (camdoop) and without (noagg). Every run must end with the
  * reducer's output equal to the reference (no record lost or counted twice) or fail cleanly with one of the reasons
- * the design gives; nothing may hang or differ. The counts are printed (and quoted in docs/recovery.md). Crashes take
- * spare servers (those without map outputs, which a crash may take without losing data); one in three is started
- * again at once, mid-run, well within the failure timeout, the others after their run, and each rejoins the torus
- * (docs/recovery.md, "Rejoin"), so the next runs plan with it again. A
- * torus serves runs until no spare is left live (one taken for dead after a cut healed too late stays out); each run
- * is a new reduce attempt. {@code -Dcamdoop.campaign.runs=N} runs more.
+ * the design gives; nothing may hang or differ. The counts are printed (and quoted in docs/recovery.md). Most crashes
+ * take spare servers (those without map outputs: the shuffle restarts after the last key the reducer holds); one in
+ * three takes a server holding map outputs, which die with it: the shuffle pauses, the campaign runs those maps again
+ * elsewhere (the same words under new attempts: deterministic maps) as an ApplicationMaster would, and resumes it. One
+ * crash in three is started again at once, mid-run, well within the failure timeout, the others after their run, and
+ * each rejoins the torus (docs/recovery.md, "Rejoin"), so the next runs plan with it again. A torus serves runs until
+ * no spare is left live (one taken for dead after a cut healed too late stays out); each run is a new reduce attempt.
+ * {@code -Dcamdoop.campaign.runs=N} runs more.
  */
 @ExtendWith(SampledLeakDetection.class)
 class FaultCampaignTest {
@@ -69,8 +72,8 @@ class FaultCampaignTest {
                 TransportConfig.RETRANSMIT_TIMEOUT_MS, "100"));
     }
 
-    /** What one torus holds: per server its map output's words (none on spares), and the live servers. */
-    private record Torus(EmbeddedTorus torus, List<Map<String, Integer>> maps, List<Integer> spares,
+    /** What one torus holds: its map outputs (none on spares) and the servers crashed in the current run. */
+    private record Torus(EmbeddedTorus torus, CampaignMaps maps, List<Integer> spares,
             java.util.Set<Integer> crashed, java.util.Set<Integer> restartedAtOnce) {
     }
 
@@ -85,31 +88,20 @@ class FaultCampaignTest {
                 spares.add(s);
             }
         }
-        List<Map<String, Integer>> maps = new ArrayList<>();
+        CampaignMaps maps = new CampaignMaps(JOB, conf, torus, dir.resolve("t" + number));
         for (int server = 0; server < SHAPE.size(); server++) {
-            Map<String, Integer> counts = new TreeMap<>();
             if (!spares.contains(server)) {
+                Map<String, Integer> counts = new TreeMap<>();
                 // Enough that a partition's output mostly outlasts the root's bounded queue (16 chunks), so the
                 // shuffle rarely ends while the reducer waits for a restart.
                 for (int i = 0; i < 1000; i++) {
                     String word = rnd.nextBoolean() ? "w" + rnd.nextInt(400) : "u" + server + "-" + rnd.nextInt(5000);
                     counts.merge(word, 1 + rnd.nextInt(3), Integer::sum);
                 }
-                String attempt = attempt(server);
-                Path t = dir.resolve("t" + number);
-                java.nio.file.Files.createDirectories(t);
-                org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(t.resolve(attempt + ".out").toString());
-                org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path(t.resolve(attempt + ".idx").toString());
-                WordCounts.write(conf, file, index, counts);
-                torus.addMapOutput(server, JOB, new LocalMapOutput(attempt, file, index));
+                maps.add(server, server, counts);
             }
-            maps.add(counts);
         }
         return new Torus(torus, maps, spares, new java.util.HashSet<>(), new java.util.HashSet<>());
-    }
-
-    private static String attempt(int server) {
-        return String.format("attempt_1700000000000_0041_m_%06d_0", server);
     }
 
     /** How runs ended. */
@@ -117,6 +109,10 @@ class FaultCampaignTest {
         /** Runs that ended with the reference output without a restart (no crash, or it came too late to matter). */
         int unaffected;
         int recovered;
+        /** Runs that paused for lost map outputs, resumed with the maps' new attempts, and ended right. */
+        int resumed;
+        int crashesWithOutputs;
+        int mapsRunAgain;
         int cleanFailures;
         int crashes;
         int rejoins;
@@ -128,6 +124,7 @@ class FaultCampaignTest {
     @Test
     void everyRunEndsWithTheReferenceOutputOrACleanFailure() throws Exception {
         Random rnd = new Random(20261125);
+        long defectsBefore = ProtocolGuard.unexpectedFailures();
         Counts counts = new Counts();
         Torus t = null;
         int tori = 0;
@@ -148,20 +145,26 @@ class FaultCampaignTest {
             }
         }
         String summary = RUNS + " runs on " + tori + " tori: " + counts.unaffected + " unaffected, " + counts.recovered
-                + " recovered, " + counts.cleanFailures + " clean failures " + counts.failures + "; " + counts.crashes
-                + " crashes (" + counts.restartedAtOnce + " restarted at once, the others after their run; "
+                + " recovered, " + counts.resumed + " resumed after a pause, " + counts.cleanFailures
+                + " clean failures " + counts.failures + "; " + counts.crashes
+                + " crashes (" + counts.crashesWithOutputs + " with map outputs, " + counts.mapsRunAgain
+                + " maps run again; " + counts.restartedAtOnce + " restarted at once, the others after their run; "
                 + counts.rejoins + " seen back in every daemon's view), " + counts.cuts + " link cuts";
         System.out.println("fault campaign: " + summary);
-        assertEquals(RUNS, counts.unaffected + counts.recovered + counts.cleanFailures, summary);
-        // Crashes take spares only. A run fails cleanly only where the design says so: a live server whose link was
-        // cut and came back after the failure timeout is taken for dead, and its map output with it (the root names
-        // the missing attempt), the daemons it cut off never took the START (the root names them), or it was the
-        // root itself (it learns it is out of the torus).
+        assertEquals(RUNS, counts.unaffected + counts.recovered + counts.resumed + counts.cleanFailures, summary);
+        // No connection closed for a failure no handler expected (a link coming up while a stream it re-announced
+        // closed once threw here, and its daemon never heard the link was up).
+        assertEquals(0, ProtocolGuard.unexpectedFailures() - defectsBefore, "connections closed by a defect");
+        // A run fails cleanly only where the design says so: a server died with map outputs before the root heard
+        // it held them (the root names the missing attempt at the end), daemons a cut left behind never took the
+        // START (the root names them), or the root itself was taken for dead after a cut healed too late (it learns
+        // it is out of the torus).
         for (String f : counts.failures) {
             assertTrue(f.contains("map attempts missing") || f.contains("did not answer the start")
                     || f.contains("is out of the torus"), f);
         }
-        assertTrue(counts.recovered >= RUNS / 3 && counts.cleanFailures <= RUNS / 5, summary);
+        assertTrue(counts.recovered >= RUNS / 5 && counts.resumed >= RUNS / 10 && counts.cleanFailures <= RUNS / 5,
+                summary);
     }
 
     /**
@@ -171,8 +174,7 @@ class FaultCampaignTest {
      * dead is out, and hears of nothing.)
      */
     private static void rejoin(Torus t, Counts counts) throws Exception {
-        int observer = java.util.stream.IntStream.range(0, SHAPE.size()).filter(s -> !t.spares().contains(s))
-                .findFirst().orElseThrow();
+        int observer = observer(t);
         java.util.Set<Integer> back = new java.util.TreeSet<>(t.restartedAtOnce());
         back.addAll(t.crashed());
         for (int s : back) {
@@ -203,8 +205,7 @@ class FaultCampaignTest {
      * it was cut and came back too late (a live server taken for dead stays out of the torus, like a crashed one).
      */
     private static List<Integer> crashable(Torus t) {
-        int observer = java.util.stream.IntStream.range(0, SHAPE.size()).filter(s -> !t.spares().contains(s))
-                .findFirst().orElseThrow();
+        int observer = observer(t);
         return t.spares().stream().filter(s -> !crashed(t, s) && t.torus().service(observer).view().isLive(s))
                 .toList();
     }
@@ -218,24 +219,24 @@ class FaultCampaignTest {
             }
         }
         // Roots the torus still counts (a link cut that healed too late takes a live server out for good).
-        int observer = live.stream().filter(s -> !t.spares().contains(s)).findFirst().orElseThrow();
-        List<Integer> rootsPossible = live.stream().filter(s -> !t.spares().contains(s)
-                && torus.service(observer).view().isLive(s)).toList();
+        List<Integer> rootsPossible = holdersInView(t, -1);
         int root = rootsPossible.get(rnd.nextInt(rootsPossible.size()));
         int partition = rnd.nextInt(REDUCERS);
         ShuffleMode mode = rnd.nextBoolean() ? ShuffleMode.CAMDOOP : ShuffleMode.NOAGG;
-        TreeSet<String> attempts = new TreeSet<>();
-        List<Map<String, Integer>> maps = new ArrayList<>();
-        for (int s : live) {
-            if (!t.spares().contains(s)) {
-                attempts.add(attempt(s));
-                maps.add(t.maps().get(s));
+        // The faults: a crash (at most one per run) and up to two link cuts, each after a random number of chunks
+        // reached the reducer. A crash takes a spare, or one time in three a server holding map outputs (not the
+        // root: a reducer's own server is another case), whose outputs die with it.
+        List<Integer> spares = crashable(t);
+        List<Integer> holders = holdersInView(t, root);
+        int crash = -1;
+        if (rnd.nextInt(3) > 0) {
+            if (rnd.nextInt(3) == 0 && holders.size() > 1) {
+                crash = holders.get(rnd.nextInt(holders.size()));
+            } else if (!spares.isEmpty()) {
+                crash = spares.get(rnd.nextInt(spares.size()));
             }
         }
-        // The faults: a crash of a live spare (at most one per run) and up to two link cuts, each after a random
-        // number of chunks reached the reducer.
-        List<Integer> spares = crashable(t);
-        int crash = rnd.nextInt(3) > 0 && !spares.isEmpty() ? spares.get(rnd.nextInt(spares.size())) : -1;
+        boolean losesOutputs = crash >= 0 && !t.maps().heldBy(crash).isEmpty();
         int crashAfter = rnd.nextInt(4);
         boolean restartAtOnce = crash >= 0 && rnd.nextInt(3) == 0;
         int cuts = rnd.nextInt(3);
@@ -244,14 +245,18 @@ class FaultCampaignTest {
             cutAt.add(new int[] {live.get(rnd.nextInt(live.size())), rnd.nextInt(Port.values().length),
                 rnd.nextInt(4)});
         }
-        ShuffleSpec spec = new ShuffleSpec(41L, JOB, partition, run, SHAPE.coord(root), mode, TreeChoice.SIX, attempts);
-        LinkedBlockingQueue<ShuffleSpec> restarts = new LinkedBlockingQueue<>();
-        torus.service(root).onRestart(restarts::add);
+        ShuffleSpec spec = new ShuffleSpec(41L, JOB, partition, run, SHAPE.coord(root), mode, TreeChoice.SIX,
+                t.maps().attempts());
+        // The root's restarts and pauses (listeners stay with the daemon: a queue per run).
+        LinkedBlockingQueue<ShuffleSpec> restartsOrPauses = new LinkedBlockingQueue<>();
+        torus.service(root).onRestart(restartsOrPauses::add);
+        torus.service(root).onPause(restartsOrPauses::add);
         RootStream stream = torus.service(root).startShuffle(spec);
         ChunkQueueRun records = new ChunkQueueRun("run " + run);
         int chunks = 0;
         boolean crashed = false;
         boolean restarted = false;
+        int pauses = 0;
         StreamItem n;
         while (true) {
             for (int[] c : cutAt) {
@@ -265,6 +270,9 @@ class FaultCampaignTest {
                 torus.crash(crash);
                 crashed = true;
                 counts.crashes++;
+                if (losesOutputs) {
+                    counts.crashesWithOutputs++;
+                }
                 if (restartAtOnce) {
                     // A supervisor restarts it well within the failure timeout: its neighbours see a new run connect
                     // and declare the old one failed then and there.
@@ -274,24 +282,34 @@ class FaultCampaignTest {
                 } else {
                     t.crashed().add(crash);
                 }
-                // Wait for the restart before reading on (the root's queue is bounded, so the shuffle rarely ends
-                // first). No restart is no failure by itself: the run must still end right or fail cleanly.
-                restarted = restarts.poll(10, TimeUnit.SECONDS) != null;
+                // Wait for the restart (or, for a crash that lost map outputs, the pause) before reading on: the
+                // root's queue is bounded, so the shuffle rarely ends first. None is no failure by itself: the run
+                // must still end right or fail cleanly.
+                restarted = restartsOrPauses.poll(10, TimeUnit.SECONDS) != null;
             }
             n = stream.next(Duration.ofSeconds(60));
+            if (n instanceof StreamItem.Paused p) {
+                pauses++;
+                resume(t, rnd, root, crash, spec, p, counts);
+                continue;
+            }
             if (!(n instanceof StreamItem.Chunk c)) {
                 break;
             }
             records.offer(c.bytes(), c.length());
             chunks++;
         }
+        rerunLost(t, rnd, crash, counts);
+        String what = "run " + run + " (" + mode.label() + ", root " + SHAPE.coord(root) + ", crash "
+                + (crash < 0 ? "none" : SHAPE.coord(crash) + (losesOutputs ? " with map outputs" : "") + " after "
+                        + crashAfter + " chunks") + ", " + cuts + " cuts, " + pauses + " pauses)";
         if (n instanceof StreamItem.Failed f) {
             counts.cleanFailures++;
-            counts.failures.add("run " + run + ": " + f.reason());
+            counts.failures.add(what + ": " + f.reason());
             return;
         }
         if (!(n instanceof StreamItem.End)) {
-            fail("run " + run + " (" + mode.label() + ", root " + SHAPE.coord(root) + "): stream stalled: " + n);
+            fail(what + ": stream stalled: " + n);
         }
         records.finish();
         SortedMap<String, Long> sums = new TreeMap<>((a, b) -> new Text(a).compareTo(new Text(b)));
@@ -302,18 +320,70 @@ class FaultCampaignTest {
                     (long) WordCounts.intValue(records.value().array(), records.value().offset(),
                             records.value().length()), Long::sum);
         }
-        String what = "run " + run + " (" + mode.label() + ", root " + SHAPE.coord(root) + ", crash "
-                + (crash < 0 ? "none" : SHAPE.coord(crash) + " after " + crashAfter + " chunks") + ", " + cuts + " cuts)";
+        List<Map<String, Integer>> maps = t.maps().words();
         assertEquals(WordCounts.reference(maps, partition, REDUCERS), sums, what);
         if (mode == ShuffleMode.NOAGG) {
             long expected = maps.stream().flatMap(m -> m.keySet().stream())
                     .filter(w -> WordCounts.partitionOf(w, REDUCERS) == partition).count();
             assertEquals(expected, received, what + ": records lost or duplicated");
         }
-        if (restarted) {
+        if (pauses > 0) {
+            counts.resumed++;
+        } else if (restarted) {
             counts.recovered++;
         } else {
             counts.unaffected++;
         }
+    }
+
+    /**
+     * The shuffle paused for lost map outputs: as the ApplicationMaster would, runs each lost map again on a live
+     * server that holds map outputs (never a spare), and resumes the shuffle with the new attempts.
+     */
+    private static void resume(Torus t, Random rnd, int root, int crash, ShuffleSpec spec, StreamItem.Paused paused,
+            Counts counts) throws Exception {
+        java.util.SortedMap<String, String> replacements = new TreeMap<>();
+        List<Integer> hosts = holdersInView(t, crash);
+        for (String lost : paused.lost()) {
+            int map = t.maps().mapOf(lost);
+            assertTrue(map >= 0, "paused for " + lost + ", which is no map's current attempt");
+            int holder = t.maps().holderOf(map);
+            // Its output died with the crash, or with a live server taken for dead (a cut that healed too late).
+            assertTrue(holder == crash || !t.torus().service(root).view().isLive(holder),
+                    "paused for " + lost + ", whose server " + SHAPE.coord(holder) + " is live");
+            replacements.put(lost, t.maps().rerun(map, hosts.get(rnd.nextInt(hosts.size()))));
+            counts.mapsRunAgain++;
+        }
+        String refused = t.torus().service(root).resume(spec, replacements, StartProof.NONE);
+        // Refused only if the shuffle failed meanwhile (its stream then says why).
+        assertTrue(refused == null || refused.contains("no longer runs here"), refused);
+    }
+
+    /** After a run, runs again every map whose output is gone (its server crashed, or is out of the torus). */
+    private static void rerunLost(Torus t, Random rnd, int crash, Counts counts) throws Exception {
+        List<Integer> hosts = holdersInView(t, crash);
+        for (int map : t.maps().maps()) {
+            int holder = t.maps().holderOf(map);
+            if (holder == crash || !hosts.contains(holder)) {
+                t.maps().rerun(map, hosts.get(rnd.nextInt(hosts.size())));
+                counts.mapsRunAgain++;
+            }
+        }
+    }
+
+    /**
+     * The servers that may hold map outputs (the torus's first holders: never a spare) and are live as the torus
+     * sees them, but {@code except}.
+     */
+    private static List<Integer> holdersInView(Torus t, int except) {
+        int observer = observer(t);
+        return java.util.stream.IntStream.range(0, SHAPE.size()).boxed().filter(s -> !t.spares().contains(s)
+                && s != except && !crashed(t, s) && t.torus().service(observer).view().isLive(s)).toList();
+    }
+
+    /** A daemon whose view the campaign goes by: one holding map outputs, neither crashed nor just restarted. */
+    private static int observer(Torus t) {
+        return java.util.stream.IntStream.range(0, SHAPE.size()).filter(s -> !t.spares().contains(s)
+                && !crashed(t, s) && !t.restartedAtOnce().contains(s)).findFirst().orElseThrow();
     }
 }

@@ -205,7 +205,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 resendFromAck(s, false);
             }
         }
-        inbound.values().forEach(InboundStream::reannounce);
+        new ArrayList<>(inbound.values()).forEach(InboundStream::reannounce); // a copy: see linkUp
     }
 
     /**
@@ -399,7 +399,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 s.resume();
             }
         }
-        inbound.values().forEach(InboundStream::reannounce);
+        // Over a copy: reannouncing drains a stream's released buffers, which may close it (it then leaves inbound).
+        new ArrayList<>(inbound.values()).forEach(InboundStream::reannounce);
         LOG.info("link {} from {} to {} is up", link.port().label(), shape.coord(self), shape.coord(link.peer()));
         listeners.forEach(l -> l.linkUp(link.port(), shape.coord(link.peer()), link.peerIncarnation()));
     }

@@ -7,6 +7,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.camdoop.torus.transport.wire.ErrorCode;
 import org.camdoop.torus.transport.wire.FrameWriter;
 import org.camdoop.torus.transport.wire.ProtocolException;
@@ -21,8 +22,19 @@ public final class ProtocolGuard extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProtocolGuard.class);
 
+    /**
+     * Failures no handler expected (a defect, not a peer's fault), in this JVM: each closed a connection. Tests that
+     * drive many faults assert it stays put.
+     */
+    private static final AtomicLong UNEXPECTED = new AtomicLong();
+
     /** Event loop only. */
     private boolean closing;
+
+    /** How many connections in this JVM were closed for a failure no handler expected (see {@link #UNEXPECTED}). */
+    public static long unexpectedFailures() {
+        return UNEXPECTED.get();
+    }
 
     /** Sends ERROR({@code code}, {@code text}) and closes; used by the handshake for refusals too. */
     public static void refuse(ChannelHandlerContext ctx, ErrorCode code, String text) {
@@ -56,6 +68,7 @@ public final class ProtocolGuard extends ChannelInboundHandlerAdapter {
             LOG.debug("connection {} failed: {}", ctx.channel().remoteAddress(), c.toString());
             ctx.close();
         } else {
+            UNEXPECTED.incrementAndGet();
             LOG.error("unexpected failure on connection {}; closing it", ctx.channel().remoteAddress(), cause);
             ctx.close();
         }
