@@ -112,9 +112,13 @@ public final class CamdoopService {
             public void abort(ShuffleSpec spec, String reason) {
                 CamdoopService.this.abort(spec.streamKey(), spec.partition(), reason, true);
             }
+
+            @Override
+            public void askReports(ShuffleSpec spec, java.util.Set<Integer> servers) {
+                servers.forEach(s -> sendStart(spec, s));
+            }
         });
-        this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(),
-                recent::startTaken, this::handle);
+        this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
         node.setServiceHandler(inbox::onMessage);
         // Last: failures this daemon's transport declares from now on come here; links up already are taken in.
         views.start(run -> serverDown(run, true));
@@ -334,7 +338,7 @@ public final class CamdoopService {
         RootedShuffles.Rooted r = rooted.remove(spec);
         if (r != null) {
             synchronized (r) {
-                if (r.pausedFor != null) {
+                if (r.waiting()) {
                     r.stream.fail(reason); // no root vertex runs to fail it: tell the reducer here
                 }
                 abort(r.spec.streamKey(), r.spec.partition(), reason, broadcast);
@@ -380,7 +384,6 @@ public final class CamdoopService {
                         + refusal, true);
                 return;
             }
-            counters.peerStartReceived();
             onStart(s.spec());
         } else if (m instanceof ShuffleMessages.Held h) {
             roots.held(from, h.streamKey(), h.partition(), h.indices());
@@ -405,17 +408,18 @@ public final class CamdoopService {
             abort(spec.streamKey(g), spec.partition(), "superseded by generation " + spec.generation().number(),
                     false);
         }
+        // The root learns where the shuffle's map outputs are, so that it can wait for those that die with a server;
+        // a daemon holding none says so too, so that the root knows who has not reported. Every START is answered,
+        // a repeated one too: a root that lacks a report asks again by sending START again.
+        int[] held = MapOutputLocations.indicesHeld(context.catalog(), spec);
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
+        node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
+                spec.partition(), held)));
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         if (!recent.takeStart(key)) {
             return;
         }
-        // The root learns where the shuffle's map outputs are, so that it can wait for those that die with a server.
-        int[] held = MapOutputLocations.indicesHeld(context.catalog(), spec);
-        if (held.length > 0) {
-            StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
-            node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
-                    spec.partition(), held)));
-        }
+        counters.peerStartReceived();
         if (recent.wasAborted(key)) {
             return; // its ABORT overtook it: neither run nor park it
         }

@@ -10,9 +10,10 @@ import org.camdoop.shuffle.protocol.ShuffleSpec;
 
 /**
  * Where a rooted shuffle's map outputs are, as the daemons holding them reported (HELD, one report per START a daemon
- * takes; the root's own outputs it looks up itself). It tells the root which outputs die with a server, so the
- * shuffle can wait for their maps to run again instead of reading on without them. An output no report placed is
- * simply not here: its loss is found at the end, by the root's exactly-once check, as before this existed.
+ * takes, naming what it holds of the shuffle's map outputs, if anything; the root's own outputs it looks up itself).
+ * It tells the root which outputs die with a server, so the shuffle can wait for their maps to run again instead of
+ * reading on without them; and which servers have not reported yet, so that a server dying before its report is
+ * noticed (docs/recovery.md, "Lost map outputs").
  *
  * <p>Not thread-safe: guarded by its {@link RootedShuffles.Rooted}'s monitor.
  */
@@ -23,6 +24,8 @@ final class MapOutputLocations {
     /** The set {@link #sorted} lists (by identity: a shuffle's set changes only by replacement). */
     private SortedSet<String> indexedSet;
     private List<String> sorted = List.of();
+    /** The servers that reported on the current set (every daemon reports on each START it takes, holding any). */
+    private final java.util.Set<Integer> reporters = new java.util.HashSet<>();
 
     /**
      * Records that server {@code server} holds the outputs at {@code indices} of {@code attempts} (sorted, as the
@@ -32,7 +35,9 @@ final class MapOutputLocations {
         if (attempts != indexedSet) { // once per set, not per report
             indexedSet = attempts;
             sorted = new ArrayList<>(attempts);
+            reporters.clear();
         }
+        reporters.add(server);
         for (int i : indices) {
             if (i >= 0 && i < sorted.size()) {
                 serverOf.put(sorted.get(i), server);
@@ -50,6 +55,23 @@ final class MapOutputLocations {
             }
         }
         return on;
+    }
+
+    /** Whether {@code server} reported what it holds of the current set (possibly nothing). */
+    boolean reported(int server) {
+        return reporters.contains(server);
+    }
+
+    /** The attempts of {@code attempts} that no server {@code live} was reported to hold. */
+    SortedSet<String> heldByNone(SortedSet<String> attempts, java.util.function.IntPredicate live) {
+        SortedSet<String> out = new TreeSet<>();
+        for (String a : attempts) {
+            Integer s = serverOf.get(a);
+            if (s == null || !live.test(s)) {
+                out.add(a);
+            }
+        }
+        return out;
     }
 
     /** Forgets where the attempts in {@code gone} were (their replacements report anew). */

@@ -68,12 +68,6 @@ final class RecentShuffles {
         }
     }
 
-    boolean startTaken(ShuffleKey key) {
-        synchronized (started) {
-            return started.contains(key);
-        }
-    }
-
     void proved(ShuffleKey key, StartProof proof) {
         synchronized (rootProofs) {
             rootProofs.put(key, proof);

@@ -29,6 +29,7 @@ final class RootGenerations {
 
     private static final Logger LOG = LoggerFactory.getLogger(RootGenerations.class);
 
+
     /** What a generation needs from the rest of the service. */
     interface Launch {
         /** Spreads the job's spec, sends {@code spec}'s START to every live peer, and runs this daemon's part. */
@@ -36,6 +37,9 @@ final class RootGenerations {
 
         /** Stops generation {@code spec} here and on every daemon, with the reason. */
         void abort(ShuffleSpec spec, String reason);
+
+        /** Asks {@code servers} again which map outputs of {@code spec} they hold (they answer every START). */
+        void askReports(ShuffleSpec spec, java.util.Set<Integer> servers);
     }
 
     private final ServiceContext context;
@@ -104,6 +108,9 @@ final class RootGenerations {
             synchronized (r) {
                 if (r.spec.streamKey() == streamKey && r.pausedFor == null) {
                     r.locations.held(shape.index(from), r.spec.expectedAttempts(), indices);
+                    if (r.awaitingReports != null && r.awaitingReports.remove(shape.index(from))) {
+                        decideOnReports(r, "a server failed before its report");
+                    }
                 }
             }
         }
@@ -135,6 +142,12 @@ final class RootGenerations {
                 r.lostWhilePaused.addAll(r.locations.heldBy(shape.index(failed), old.expectedAttempts()));
                 return; // nothing runs: the resume plans on the view of then
             }
+            if (r.awaitingReports != null) {
+                // Its outputs, reported or not, are lost with it: the decision counts only outputs on live servers.
+                r.awaitingReports.remove(shape.index(failed));
+                decideOnReports(r, "servers failed");
+                return;
+            }
             if (!(r.output instanceof GenerationOutput out) || !r.mayHaveRunOn(shape.index(failed), incarnation)) {
                 // An unknown job whose root vertex failed already; or planned without the server (its failure was
                 // known), or with a later run of it (rejoined).
@@ -148,11 +161,21 @@ final class RootGenerations {
                 return;
             }
             SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
+            // A server that died before its report may have held outputs: with nothing delivered yet, the root can
+            // still wait to learn which, from what every live server reports (it is exact only while nothing was).
+            boolean unreported = lost.isEmpty() && !r.locations.reported(shape.index(failed))
+                    && at.lastKey().isEmpty();
+            String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
+                    CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
+            if (unreported && why == null) {
+                // The generation goes on (its output detached) until the reports are in: a daemon that has not taken
+                // its START yet still takes it, and reports.
+                awaitReports(r, failed);
+                return;
+            }
             launch.abort(old, "server " + failed + " failed: " + (lost.isEmpty() ? "generation "
                     + (old.generation().number() + 1) + " takes over" : "the shuffle waits for new attempts of the"
                     + " maps whose outputs died with it"));
-            String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
-                    CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
             if (why != null) {
                 rooted.remove(old);
                 // Name the outputs that died with it too, so that the reduce task reports them lost.
@@ -168,6 +191,79 @@ final class RootGenerations {
                     old.describe(), r.stream.bytesDelivered());
             next(r, old, at.lastKey());
         }
+    }
+
+    /**
+     * Server {@code failed} died before it reported what it held, and nothing had reached the reducer: with the
+     * generation aborted, waits for the reports of every other server it was started on, then pauses for the outputs
+     * no live server holds (or restarts if there are none). Reports come within a START's round trip, or when a
+     * START lost on the way is sent again; they are waited for as long as START's acknowledgements are
+     * ({@code camdoop.daemon.spec.wait-ms}), then the shuffle fails.
+     */
+    private void awaitReports(RootedShuffles.Rooted r, Coord failed) {
+        java.util.Set<Integer> waiting = new TreeSet<>();
+        int[] plannedWithout = r.spec.generation().failed();
+        for (int s = 0; s < shape.size(); s++) {
+            // Every live server the generation started on (not the failed one, even if a new run of it is up: that
+            // run never had the START).
+            int server = s;
+            if (s != shape.index(failed) && views.current().isLive(s) && !r.locations.reported(s)
+                    && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == server)) {
+                waiting.add(s);
+            }
+        }
+        r.awaitingReports = waiting;
+        LOG.info("server {} failed before it reported which map outputs of shuffle {} it held; waiting for the reports"
+                + " of {}", failed, r.spec.describe(), waiting.stream().map(shape::coord).toList());
+        String cause = "server " + failed + " failed before its report";
+        if (decideOnReports(r, cause)) {
+            return;
+        }
+        askAgainLater(r, r.spec, failed, 1);
+    }
+
+    /** In a second: asks the servers whose reports are still missing again, or gives up once the wait is over. */
+    private void askAgainLater(RootedShuffles.Rooted r, ShuffleSpec waitingOn, Coord failed, int tick) {
+        context.timer().schedule(() -> context.vertices().execute(() -> {
+            synchronized (r) {
+                if (rooted.get(r.spec) != r || r.spec != waitingOn || r.awaitingReports == null) {
+                    return; // decided, or gone
+                }
+                if (tick * StartAcks.RETRY_MS >= context.specWaitMs()) {
+                    reportsOverdue(r, failed);
+                    return;
+                }
+                launch.askReports(r.spec, r.awaitingReports);
+                askAgainLater(r, waitingOn, failed, tick + 1);
+            }
+        }), StartAcks.RETRY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** Once every awaited report came: pauses for the outputs no live server holds, or restarts. */
+    private boolean decideOnReports(RootedShuffles.Rooted r, String cause) {
+        if (!r.awaitingReports.isEmpty()) {
+            return false;
+        }
+        r.awaitingReports = null;
+        SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
+        launch.abort(r.spec, cause + ": " + (lost.isEmpty() ? "generation " + (r.spec.generation().number() + 1)
+                + " takes over" : "the shuffle waits for new attempts of the maps whose outputs died with it"));
+        if (lost.isEmpty()) {
+            LOG.info("{}: it held none of shuffle {}'s map outputs; restarting it", cause, r.spec.describe());
+            next(r, r.spec, Optional.empty());
+        } else {
+            pause(r, Optional.empty(), lost, cause);
+        }
+        return true;
+    }
+
+    private void reportsOverdue(RootedShuffles.Rooted r, Coord failed) {
+        rooted.remove(r.spec);
+        String why = "shuffle " + r.spec.describe() + " lost server " + failed + " before it reported which map"
+                + " outputs it held, and servers " + r.awaitingReports.stream().map(shape::coord).toList()
+                + " did not report theirs within " + context.specWaitMs() + " ms";
+        r.stream.fail(why);
+        launch.abort(r.spec, why);
     }
 
     /** Holds the shuffle, its generation aborted, until the reduce task names new attempts of {@code lost}. */

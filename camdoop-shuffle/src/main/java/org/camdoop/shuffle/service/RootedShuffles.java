@@ -43,6 +43,16 @@ final class RootedShuffles {
         java.util.Optional<byte[]> pausedAfter = java.util.Optional.empty();
         /** Outputs lost while paused, beyond {@link #pausedFor}: the shuffle pauses for them once resumed. */
         final java.util.SortedSet<String> lostWhilePaused = new java.util.TreeSet<>();
+        /**
+         * While the root waits to learn which outputs a server that died before its report held: the live servers
+         * whose reports are still to come; null otherwise. Nothing runs meanwhile, and nothing had been delivered.
+         */
+        java.util.Set<Integer> awaitingReports;
+
+        /** Paused for the reduce task, or waiting for reports: nothing of it reaches the reducer meanwhile. */
+        boolean waiting() {
+            return pausedFor != null || awaitingReports != null;
+        }
 
         Rooted(RootStream stream, StartProof proof, ShuffleSpec spec, VertexOutput output, long[] plannedWith) {
             this.stream = stream;
@@ -84,13 +94,14 @@ final class RootedShuffles {
 
     /**
      * Forgets the shuffle if {@code finished} is still its current generation (a restart replaced it otherwise) and
-     * the shuffle is not paused (its generation, aborted, finished; the next one awaits the reduce task's resume).
+     * the shuffle is not waiting (paused: its generation, aborted, finished, and the next one awaits the reduce task's
+     * resume; or waiting for the reports of which map outputs each server holds).
      */
     void finished(ShuffleSpec finished) {
         Rooted r = rooted.get(keyOf(finished));
         if (r != null) {
             synchronized (r) {
-                if (r.spec.equals(finished) && r.pausedFor == null) {
+                if (r.spec.equals(finished) && !r.waiting()) {
                     rooted.remove(keyOf(finished), r);
                 }
             }

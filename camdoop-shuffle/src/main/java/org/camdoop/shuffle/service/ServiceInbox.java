@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import org.camdoop.shuffle.service.net.MembershipMessages;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.torus.topology.Coord;
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where service messages from other daemons come in. On the transport's event loop it bounds the messages waiting,
- * acknowledges every START at once and drops repeated ones; on a vertex thread it decodes and checks each message
+ * acknowledges every START at once (repeated ones too); on a vertex thread it decodes and checks each message
  * (nothing a peer names outside the torus gets further) and hands it to the service.
  *
  * <p>Thread-safety: the counters are atomic; everything else is fixed at construction.
@@ -37,21 +36,17 @@ final class ServiceInbox {
     private final TorusShape shape;
     private final Executor vertices;
     private final int maxPending;
-    /** Whether the START of (stream key, partition) was taken already. */
-    private final Predicate<ShuffleKey> startTaken;
     private final Handler handler;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     /** The daemon plays dead ({@link CamdoopService#halt}): every message is dropped. */
     private volatile boolean closed;
 
-    ServiceInbox(TorusNode node, Executor vertices, int maxPending, Predicate<ShuffleKey> startTaken,
-            Handler handler) {
+    ServiceInbox(TorusNode node, Executor vertices, int maxPending, Handler handler) {
         this.node = node;
         this.shape = node.shape();
         this.vertices = vertices;
         this.maxPending = maxPending;
-        this.startTaken = startTaken;
         this.handler = handler;
     }
 
@@ -84,10 +79,10 @@ final class ServiceInbox {
         if (bytes.length > 0 && bytes[0] == ShuffleMessages.START && id.tree() == ControlTrees.CONTROL) {
             // Acknowledged here on the event loop, every time (duplicates included): the root re-sends START until it
             // hears back, and a busy vertex executor must not delay the answer into a flood of re-sends.
+            // A START taken already still goes on: the daemon answers it with a fresh report of the map outputs it
+            // holds (HELD), which its root asks for this way when a report was lost. Repeats are rare: a root sends
+            // START again only to daemons silent for a second or more.
             node.sendService(from, id, Unpooled.wrappedBuffer(ShuffleMessages.startAck(id.job(), id.partition())));
-            if (startTaken.test(new ShuffleKey(id.job(), id.partition()))) {
-                return; // a START sent again after a lost ACK: already taken, nothing to queue
-            }
         }
         pending.incrementAndGet();
         vertices.execute(() -> {

@@ -145,6 +145,40 @@ class FailureCleanupTest {
         }
     }
 
+    /**
+     * A server holding a map output dies before it reported what it holds (here it never took the START at all), so
+     * nothing can have reached the reducer: the root waits for every other server's report, pauses for the output no
+     * live server holds, and resumes from the start with the map's new attempt; every record arrives once.
+     */
+    @Test
+    void aServerDyingBeforeItsReportPausesTheShuffleForTheOutputsNoLiveServerHolds() throws Exception {
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            TreeSet<String> attempts = write(torus);
+            int dead = SHAPE.index(new Coord(1, 1, 1));
+            torus.service(dead).halt("deaf from the start: it takes no START, so it reports nothing");
+            ShuffleSpec spec = new ShuffleSpec(23L, JOB, 0, 0, new Coord(0, 0, 0), ShuffleMode.NOAGG, TreeChoice.SIX,
+                    attempts);
+            RootStream root = torus.service(0).startShuffle(spec);
+            torus.crash(dead);
+            StreamItem n = root.next(Duration.ofSeconds(30));
+            StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
+            String lost = "attempt_1700000000000_0021_m_000013_0";
+            assertEquals(java.util.List.of(lost), paused.lost());
+            String rerun = "attempt_1700000000000_0021_m_000013_1";
+            torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
+            assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), StartProof.NONE));
+            java.util.List<StreamItem.Chunk> received = new java.util.ArrayList<>();
+            while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
+                received.add(c);
+            }
+            assertInstanceOf(StreamItem.End.class, n, n::toString);
+            assertEquals(expectedRecords(), records(received));
+            DaemonCounters.Snapshot totals = torus.service(0).counters().snapshot();
+            assertEquals(1, totals.pauses(), "pauses");
+        }
+    }
+
     /** The records every map wrote, as "word=count" in the reducer's order (noagg: each map's records apart). */
     private java.util.List<String> expectedRecords() {
         java.util.List<String> all = new java.util.ArrayList<>();

@@ -153,7 +153,8 @@ public final class ShuffleMessages {
         long streamKey = in.readLong();
         int partition = in.readInt();
         int n = bounded(in, ShuffleSpec.MAX_MAP_ATTEMPTS, "held map output count");
-        if (n == 0 || n > in.available()) { // a vint takes a byte at least: the body bounds n before anything is held
+        // None is a report too (the root counts who reported). A vint takes a byte at least: the body bounds n first.
+        if (n > in.available()) {
             throw new IllegalArgumentException("held map output count " + n + " with " + in.available()
                     + " bytes left");
         }

@@ -144,17 +144,18 @@ class ShuffleMessagesTest {
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());
     }
 
-    /** HELD names map outputs by their index in the START's sorted attempts; a count or order that lies is refused. */
+    /** HELD names map outputs by their index in the START's sorted attempts; none is a report too; a count or order that lies is refused. */
     @Test
-    void heldRoundTripsAndAnEmptyUnorderedOrOverlongListIsRefused() {
+    void heldRoundTripsEvenEmptyAndAnUnorderedOrOverlongListIsRefused() {
         byte[] bytes = ShuffleMessages.held(-42L, 3, new int[] {0, 5, 300});
         ShuffleMessages.Held h = (ShuffleMessages.Held) ShuffleMessages.decode(bytes);
         assertEquals(List.of(-42L, 3L), List.of(h.streamKey(), (long) h.partition()));
         assertEquals("[0, 5, 300]", java.util.Arrays.toString(h.indices()));
         assertEquals("held map output indices not ascending: 5, 5", assertThrows(IllegalArgumentException.class,
                 () -> ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[] {5, 5}))).getMessage());
-        assertEquals("held map output count 0 with 0 bytes left", assertThrows(IllegalArgumentException.class,
-                () -> ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[0]))).getMessage());
+        // A daemon holding none of the outputs reports that too.
+        assertArrayEquals(new int[0],
+                ((ShuffleMessages.Held) ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[0]))).indices());
         byte[] claims = ShuffleMessages.held(1L, 0, new int[] {1});
         claims[13] = 100; // the count: 100 indices announced, 1 byte of them left
         assertEquals("held map output count 100 with 1 bytes left", assertThrows(IllegalArgumentException.class,
