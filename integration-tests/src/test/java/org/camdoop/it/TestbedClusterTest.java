@@ -65,6 +65,8 @@ class TestbedClusterTest {
     private static final Pattern JOB_ID = Pattern.compile("Running job: (job_\\d+_\\d+)");
     private static final String FALLBACKS = "Reduce attempts on the stock shuffle";
     private static final String RECEIVED = "Bytes the reducer received";
+    private static final String REPLACED = "Lost map outputs replaced mid-shuffle";
+    private static final String DETERMINISTIC_MAPS = "camdoop.shuffle.deterministic-maps";
     private static final String QUICK_JVM = "-XX:TieredStopAtLevel=1";
     /** A server without a NodeManager (the testbed's default placement): its daemon only forwards and merges. */
     private static final String FORWARDING = "1,0,0";
@@ -224,6 +226,40 @@ class TestbedClusterTest {
         assertEquals(0, job.counter(FALLBACKS).orElse(0L), figures.get(figures.size() - 1));
     }
 
+    @Test
+    @Order(5)
+    void killingANodeManagerHoldingMapOutputsOnceTheShuffleRunsPausesAndResumesIt() throws Exception {
+        // Once the shuffle runs, a NodeManager holding map outputs (not the reducer's, not the ApplicationMaster's) is
+        // killed: its daemon dies with them. The root pauses the shuffle; the reduce task reports the outputs lost;
+        // the ApplicationMaster runs those maps again; the task names the new attempts and the shuffle resumes after
+        // the last key the reducer holds: wordcount's maps are deterministic, and the job says so
+        // (docs/recovery.md, "Lost map outputs"). No reduce attempt fails.
+        Path out = dir.resolve("wordcount-resumed");
+        Job job = Job.start(this, false, List.of("wordcount", "-D" + DETERMINISTIC_MAPS + "=true", input.toString(),
+                out.toString()));
+        String root = job.shuffleRoot();
+        TestbedFiles files = new TestbedFiles(work);
+        String app = job.applicationId().orElseThrow();
+        Optional<String> master = files.applicationMasterHost(app);
+        List<String> holders = files.mapOutputHosts(app).stream().filter(h -> !h.equals(root)
+                && !master.equals(Optional.of(h))).toList();
+        assertTrue(!holders.isEmpty(), "no map output outside the reducer's and the ApplicationMaster's hosts "
+                + root + ", " + master);
+        long faultNanos = System.nanoTime();
+        Distribution.Result killed = testbed(List.of("kill", holders.get(0)));
+        assertEquals(0, killed.exit(), killed.out());
+        job.await();
+        assertEquals(expectedWordCount, WordCountInput.actualOutput(out), "the output differs from the stock");
+        assertEquals(0, job.counter(FALLBACKS).orElse(0L), job.output());
+        assertEquals(0, job.counter("Failed reduce tasks").orElse(0L), job.output());
+        assertTrue(job.counter(REPLACED).orElse(0L) > 0, "no lost map output replaced mid-shuffle:\n" + job.output());
+        figures.add(String.format(Locale.ROOT, "testbed fault, kill -9 of the NodeManager holding map outputs on %s"
+                + " once the shuffle rooted on %s ran: job %.1f s, %.1f s after the fault; lost map outputs replaced"
+                + " mid-shuffle %d, reduce attempts on the stock shuffle %d", holders.get(0), root, job.seconds(),
+                (job.finishedNanos - faultNanos) / 1e9, job.counter(REPLACED).orElse(0L),
+                job.counter(FALLBACKS).orElse(0L)));
+    }
+
     /**
      * Runs wordcount through Camdoop; once its first map output is on disk, runs the testbed commands {@code faults}
      * gives for the server holding it, one after the other; the job must complete with the stock output. Returns the
@@ -314,6 +350,34 @@ class TestbedClusterTest {
             }
         }
 
+        /** The job's id, once the job client printed it. */
+        Optional<String> jobId() {
+            Matcher m = JOB_ID.matcher(output());
+            return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+        }
+
+        Optional<String> applicationId() {
+            return jobId().map(id -> id.replace("job_", "application_"));
+        }
+
+        /**
+         * The root of this job's shuffle (partition 0), polled every 50 ms for at most 3 minutes: its daemon logs
+         * {@code starting shuffle} once every map finished and the reduce task asked for it.
+         */
+        String shuffleRoot() throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (System.nanoTime() < deadline && process.isAlive()) {
+                Optional<String> id = jobId();
+                Optional<String> root = id.isPresent() ? new TestbedFiles(testbed.work).shuffleRoot(id.get(), 0)
+                        : Optional.empty();
+                if (root.isPresent()) {
+                    return root.get();
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("no daemon logged the start of the shuffle:\n" + output());
+        }
+
         /** A counter the job client printed at the end, by its display name. */
         Optional<Long> counter(String name) {
             Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "=(\\d+)").matcher(output());
@@ -351,37 +415,16 @@ class TestbedClusterTest {
         String firstMapOutputHost() throws Exception {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (System.nanoTime() < deadline && process.isAlive()) {
-                Matcher m = JOB_ID.matcher(output());
-                if (m.find()) {
-                    String app = m.group(1).replace("job_", "application_");
-                    Optional<String> host = mapOutputHost(testbed.work.resolve("hosts"), app);
-                    if (host.isPresent()) {
-                        return host.get();
+                Optional<String> app = applicationId();
+                if (app.isPresent()) {
+                    List<String> hosts = new TestbedFiles(testbed.work).mapOutputHosts(app.get());
+                    if (!hosts.isEmpty()) {
+                        return hosts.get(0);
                     }
                 }
                 Thread.sleep(50);
             }
             throw new AssertionError("no map output appeared:\n" + output());
-        }
-
-        private static Optional<String> mapOutputHost(Path hosts, String app) throws IOException {
-            try (Stream<Path> nodes = Files.list(hosts)) {
-                for (Path node : nodes.sorted().toList()) {
-                    Path outputs = node.resolve("nm-local/usercache").resolve(System.getProperty("user.name"))
-                            .resolve("appcache").resolve(app).resolve("output");
-                    if (!Files.isDirectory(outputs)) {
-                        continue;
-                    }
-                    try (Stream<Path> attempts = Files.list(outputs)) {
-                        if (attempts.anyMatch(a -> Files.exists(a.resolve("file.out.index")))) {
-                            // node-x-y-z
-                            return Optional.of(node.getFileName().toString().substring("node-".length())
-                                    .replace('-', ','));
-                        }
-                    }
-                }
-            }
-            return Optional.empty();
         }
     }
 }
