@@ -114,8 +114,8 @@ public final class CamdoopService {
             }
 
             @Override
-            public void askReports(ShuffleSpec spec, java.util.Set<Integer> servers) {
-                servers.forEach(s -> sendStart(spec, s));
+            public void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
+                servers.forEach(s -> sendStart(spec, s, proof)); // the generation's own proof went with its abort
             }
         });
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
@@ -365,8 +365,11 @@ public final class CamdoopService {
     }
 
     private void sendStart(ShuffleSpec spec, int server) {
+        sendStart(spec, server, recent.proofOf(new ShuffleKey(spec.streamKey(), spec.partition())));
+    }
+
+    private void sendStart(ShuffleSpec spec, int server, StartProof proof) {
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
-        StartProof proof = recent.proofOf(new ShuffleKey(spec.streamKey(), spec.partition()));
         node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec, proof)));
     }
 
@@ -408,13 +411,9 @@ public final class CamdoopService {
             abort(spec.streamKey(g), spec.partition(), "superseded by generation " + spec.generation().number(),
                     false);
         }
-        // The root learns where the shuffle's map outputs are, so that it can wait for those that die with a server;
-        // a daemon holding none says so too, so that the root knows who has not reported. Every START is answered,
-        // a repeated one too: a root that lacks a report asks again by sending START again.
-        int[] held = MapOutputLocations.indicesHeld(context.catalog(), spec);
-        StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
-        node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
-                spec.partition(), held)));
+        // The root learns where the shuffle's map outputs are and who has reported (none is a report too), from every
+        // START accepted, a repeated one too: a root lacking a report asks again so (docs/recovery.md).
+        MapOutputLocations.report(node, context.catalog(), spec);
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         if (!recent.takeStart(key)) {
             return;

@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.service;
 
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +8,9 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.net.ShuffleMessages;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.wire.StreamId;
 
 /**
  * Where a rooted shuffle's map outputs are, as the daemons holding them reported (HELD, one report per START a daemon
@@ -21,10 +25,13 @@ final class MapOutputLocations {
 
     /** Server index per map attempt of the shuffle's current set; absent: not reported yet. */
     private final Map<String, Integer> serverOf = new HashMap<>();
-    /** The set {@link #sorted} lists (by identity: a shuffle's set changes only by replacement). */
+    /**
+     * The set {@link #sorted} lists, by identity: each generation's spec carries its own copy, so the reporters are
+     * counted per generation (every daemon reports on each START it takes), while where an attempt is stays known.
+     */
     private SortedSet<String> indexedSet;
     private List<String> sorted = List.of();
-    /** The servers that reported on the current set (every daemon reports on each START it takes, holding any). */
+    /** The servers that reported on the current generation (every daemon reports on each START it takes). */
     private final java.util.Set<Integer> reporters = new java.util.HashSet<>();
 
     /**
@@ -77,6 +84,13 @@ final class MapOutputLocations {
     /** Forgets where the attempts in {@code gone} were (their replacements report anew). */
     void forget(Iterable<String> gone) {
         gone.forEach(serverOf::remove);
+    }
+
+    /** Tells {@code spec}'s root which of its map outputs {@code catalog} has on {@code node}'s server (HELD). */
+    static void report(TorusNode node, MapOutputCatalog catalog, ShuffleSpec spec) {
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
+        node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
+                spec.partition(), indicesHeld(catalog, spec))));
     }
 
     /**

@@ -38,8 +38,11 @@ final class RootGenerations {
         /** Stops generation {@code spec} here and on every daemon, with the reason. */
         void abort(ShuffleSpec spec, String reason);
 
-        /** Asks {@code servers} again which map outputs of {@code spec} they hold (they answer every START). */
-        void askReports(ShuffleSpec spec, java.util.Set<Integer> servers);
+        /**
+         * Asks {@code servers} again which map outputs of {@code spec} they hold: sends START again, with the reduce
+         * task's {@code proof} (they answer every START they accept).
+         */
+        void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers);
     }
 
     private final ServiceContext context;
@@ -143,9 +146,12 @@ final class RootGenerations {
                 return; // nothing runs: the resume plans on the view of then
             }
             if (r.awaitingReports != null) {
-                // Its outputs, reported or not, are lost with it: the decision counts only outputs on live servers.
-                r.awaitingReports.remove(shape.index(failed));
-                decideOnReports(r, "servers failed");
+                if (r.mayHaveRunOn(shape.index(failed), incarnation)) {
+                    // Its outputs died with it, reported or not (a new run of it may be up already: it has none).
+                    r.locations.forget(r.locations.heldBy(shape.index(failed), old.expectedAttempts()));
+                    r.awaitingReports.remove(shape.index(failed));
+                    decideOnReports(r, "servers failed before their reports");
+                }
                 return;
             }
             if (!(r.output instanceof GenerationOutput out) || !r.mayHaveRunOn(shape.index(failed), incarnation)) {
@@ -161,26 +167,24 @@ final class RootGenerations {
                 return;
             }
             SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
-            // A server that died before its report may have held outputs: with nothing delivered yet, the root can
-            // still wait to learn which, from what every live server reports (it is exact only while nothing was).
-            boolean unreported = lost.isEmpty() && !r.locations.reported(shape.index(failed))
-                    && at.lastKey().isEmpty();
+            // A server that died before its report of this generation may have held outputs it did not report: with
+            // nothing delivered yet, the root can still learn which from what every live server reports (exact only
+            // while nothing was).
+            boolean unreported = !r.locations.reported(shape.index(failed)) && at.lastKey().isEmpty();
             String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
                     CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
-            if (unreported && why == null) {
-                // The generation goes on (its output detached) until the reports are in: a daemon that has not taken
-                // its START yet still takes it, and reports.
-                awaitReports(r, failed);
-                return;
-            }
-            launch.abort(old, "server " + failed + " failed: " + (lost.isEmpty() ? "generation "
-                    + (old.generation().number() + 1) + " takes over" : "the shuffle waits for new attempts of the"
-                    + " maps whose outputs died with it"));
+            launch.abort(old, "server " + failed + " failed: " + (unreported ? "the root asks which map outputs died"
+                    + " with it" : lost.isEmpty() ? "generation " + (old.generation().number() + 1) + " takes over"
+                    : "the shuffle waits for new attempts of the maps whose outputs died with it"));
             if (why != null) {
                 rooted.remove(old);
                 // Name the outputs that died with it too, so that the reduce task reports them lost.
                 r.stream.fail("shuffle " + old.describe() + " lost server " + failed + " and cannot go on: " + why
                         + (lost.isEmpty() ? "" : "; " + MissingMapAttempts.describe(lost)));
+                return;
+            }
+            if (unreported) {
+                awaitReports(r, failed);
                 return;
             }
             if (!lost.isEmpty()) {
@@ -195,12 +199,15 @@ final class RootGenerations {
 
     /**
      * Server {@code failed} died before it reported what it held, and nothing had reached the reducer: with the
-     * generation aborted, waits for the reports of every other server it was started on, then pauses for the outputs
-     * no live server holds (or restarts if there are none). Reports come within a START's round trip, or when a
-     * START lost on the way is sent again; they are waited for as long as START's acknowledgements are
-     * ({@code camdoop.daemon.spec.wait-ms}), then the shuffle fails.
+     * generation aborted, waits for the reports of every other server it was started on (a daemon answers every
+     * START with one, so the silent ones are asked again with START, backing off as {@link StartAcks} does), then
+     * pauses for the outputs no live server holds, or restarts if there are none. Reports still missing after
+     * {@code camdoop.daemon.spec.wait-ms} (a daemon that never answers, or one of a version that reports only once):
+     * restarts without knowing, as before reports were awaited; a lost output is then found by the end check.
      */
     private void awaitReports(RootedShuffles.Rooted r, Coord failed) {
+        r.output = null;
+        r.locations.forget(r.locations.heldBy(shape.index(failed), r.spec.expectedAttempts()));
         java.util.Set<Integer> waiting = new TreeSet<>();
         int[] plannedWithout = r.spec.generation().failed();
         for (int s = 0; s < shape.size(); s++) {
@@ -215,28 +222,33 @@ final class RootGenerations {
         r.awaitingReports = waiting;
         LOG.info("server {} failed before it reported which map outputs of shuffle {} it held; waiting for the reports"
                 + " of {}", failed, r.spec.describe(), waiting.stream().map(shape::coord).toList());
-        String cause = "server " + failed + " failed before its report";
-        if (decideOnReports(r, cause)) {
-            return;
+        if (!decideOnReports(r, "server " + failed + " failed before its report")) {
+            askAgainLater(r, r.spec, failed, StartAcks.RETRY_MS, 0);
         }
-        askAgainLater(r, r.spec, failed, 1);
     }
 
-    /** In a second: asks the servers whose reports are still missing again, or gives up once the wait is over. */
-    private void askAgainLater(RootedShuffles.Rooted r, ShuffleSpec waitingOn, Coord failed, int tick) {
+    /** After {@code intervalMs}: asks the servers whose reports are still missing again, or restarts once overdue. */
+    private void askAgainLater(RootedShuffles.Rooted r, ShuffleSpec waitingOn, Coord failed, long intervalMs,
+            long waitedMs) {
         context.timer().schedule(() -> context.vertices().execute(() -> {
             synchronized (r) {
                 if (rooted.get(r.spec) != r || r.spec != waitingOn || r.awaitingReports == null) {
                     return; // decided, or gone
                 }
-                if (tick * StartAcks.RETRY_MS >= context.specWaitMs()) {
-                    reportsOverdue(r, failed);
+                long waited = waitedMs + intervalMs;
+                if (waited >= context.specWaitMs()) {
+                    LOG.warn("shuffle {} lost server {} before it reported which map outputs it held, and servers {}"
+                            + " did not report theirs within {} ms: restarting it (an output lost with {} is found"
+                            + " at its end)", r.spec.describe(), failed, r.awaitingReports.stream().map(shape::coord)
+                            .toList(), waited, failed);
+                    r.awaitingReports = null;
+                    next(r, r.spec, Optional.empty());
                     return;
                 }
-                launch.askReports(r.spec, r.awaitingReports);
-                askAgainLater(r, waitingOn, failed, tick + 1);
+                launch.askReports(r.spec, r.proof, r.awaitingReports);
+                askAgainLater(r, waitingOn, failed, Math.min(StartAcks.MAX_RETRY_MS, intervalMs * 2), waited);
             }
-        }), StartAcks.RETRY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }), intervalMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Once every awaited report came: pauses for the outputs no live server holds, or restarts. */
@@ -246,8 +258,6 @@ final class RootGenerations {
         }
         r.awaitingReports = null;
         SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
-        launch.abort(r.spec, cause + ": " + (lost.isEmpty() ? "generation " + (r.spec.generation().number() + 1)
-                + " takes over" : "the shuffle waits for new attempts of the maps whose outputs died with it"));
         if (lost.isEmpty()) {
             LOG.info("{}: it held none of shuffle {}'s map outputs; restarting it", cause, r.spec.describe());
             next(r, r.spec, Optional.empty());
@@ -255,15 +265,6 @@ final class RootGenerations {
             pause(r, Optional.empty(), lost, cause);
         }
         return true;
-    }
-
-    private void reportsOverdue(RootedShuffles.Rooted r, Coord failed) {
-        rooted.remove(r.spec);
-        String why = "shuffle " + r.spec.describe() + " lost server " + failed + " before it reported which map"
-                + " outputs it held, and servers " + r.awaitingReports.stream().map(shape::coord).toList()
-                + " did not report theirs within " + context.specWaitMs() + " ms";
-        r.stream.fail(why);
-        launch.abort(r.spec, why);
     }
 
     /** Holds the shuffle, its generation aborted, until the reduce task names new attempts of {@code lost}. */
