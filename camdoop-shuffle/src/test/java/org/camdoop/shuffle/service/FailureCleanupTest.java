@@ -148,26 +148,58 @@ class FailureCleanupTest {
     /**
      * A server holding a map output dies before it reported what it holds (here it never took the START at all), so
      * nothing can have reached the reducer: the root waits for every other server's report, pauses for the output no
-     * live server holds, and resumes from the start with the map's new attempt; every record arrives once.
+     * live server holds, and resumes from the start with the map's new attempt; every record arrives once. With
+     * {@code askedAgain}, every daemon admits only STARTs with the reduce task's proof, and another server is slow to
+     * take its START (its check waits): the root must ask it again, by a START that still carries the proof.
      */
-    @Test
-    void aServerDyingBeforeItsReportPausesTheShuffleForTheOutputsNoLiveServerHolds() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "a slow reporter asked again: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aServerDyingBeforeItsReportPausesTheShuffleForTheOutputsNoLiveServerHolds(boolean askedAgain)
+            throws Exception {
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
             TreeSet<String> attempts = write(torus);
             int dead = SHAPE.index(new Coord(1, 1, 1));
             torus.service(dead).halt("deaf from the start: it takes no START, so it reports nothing");
+            StartProof proof = StartProof.NONE;
+            java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+            if (askedAgain) {
+                proof = new StartProof(new byte[] {1, 2, 3}, new byte[] {4, 5, 6});
+                for (int s = 0; s < SHAPE.size(); s++) {
+                    torus.service(s).checkStartsWith((started, carried) -> carried.isNone()
+                            ? "it carries no job token proof" : null);
+                }
+                java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+                torus.service(SHAPE.index(new Coord(2, 2, 2))).checkStartsWith((started, carried) -> {
+                    if (carried.isNone()) {
+                        return "it carries no job token proof";
+                    }
+                    if (checks.incrementAndGet() == 1) {
+                        try { // the first START waits (its report with it) until the root asks again
+                            asked.await(20, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    } else {
+                        asked.countDown();
+                    }
+                    return null;
+                });
+            }
             ShuffleSpec spec = new ShuffleSpec(23L, JOB, 0, 0, new Coord(0, 0, 0), ShuffleMode.NOAGG, TreeChoice.SIX,
                     attempts);
-            RootStream root = torus.service(0).startShuffle(spec);
+            RootStream root = torus.service(0).startShuffle(spec, proof);
             torus.crash(dead);
             StreamItem n = root.next(Duration.ofSeconds(30));
             StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
             String lost = "attempt_1700000000000_0021_m_000013_0";
             assertEquals(java.util.List.of(lost), paused.lost());
+            if (askedAgain) {
+                assertEquals(0, asked.getCount(), "the slow server was not asked again");
+            }
             String rerun = "attempt_1700000000000_0021_m_000013_1";
             torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
-            assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), StartProof.NONE));
+            assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), proof));
             java.util.List<StreamItem.Chunk> received = new java.util.ArrayList<>();
             while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
                 received.add(c);
