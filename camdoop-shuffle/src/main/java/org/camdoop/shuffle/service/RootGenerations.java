@@ -29,7 +29,6 @@ final class RootGenerations {
 
     private static final Logger LOG = LoggerFactory.getLogger(RootGenerations.class);
 
-
     /** What a generation needs from the rest of the service. */
     interface Launch {
         /** Spreads the job's spec, sends {@code spec}'s START to every live peer, and runs this daemon's part. */
