@@ -254,8 +254,9 @@ class TestbedClusterTest {
         assertEquals(0, job.counter("Failed reduce tasks").orElse(0L), job.output());
         assertTrue(job.counter(REPLACED).orElse(0L) > 0, "no lost map output replaced mid-shuffle:\n" + job.output());
         figures.add(String.format(Locale.ROOT, "testbed fault, kill -9 of the NodeManager holding map outputs on %s"
-                + " once the shuffle rooted on %s ran: job %.1f s, %.1f s after the fault; lost map outputs replaced"
-                + " mid-shuffle %d, reduce attempts on the stock shuffle %d", holders.get(0), root, job.seconds(),
+                + " once the shuffle rooted on %s ran (map outputs on %s, ApplicationMaster on %s): job %.1f s, %.1f s"
+                + " after the fault; lost map outputs replaced mid-shuffle %d, reduce attempts on the stock shuffle %d",
+                holders.get(0), root, files.mapOutputHosts(app), master.orElse("?"), job.seconds(),
                 (job.finishedNanos - faultNanos) / 1e9, job.counter(REPLACED).orElse(0L),
                 job.counter(FALLBACKS).orElse(0L)));
     }
