@@ -115,7 +115,7 @@ public final class CamdoopService {
 
             @Override
             public void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
-                servers.forEach(s -> sendStart(spec, s, proof)); // the generation's own proof went with its abort
+                MapOutputLocations.ask(node, spec, proof, servers);
             }
         });
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
@@ -365,10 +365,7 @@ public final class CamdoopService {
     }
 
     private void sendStart(ShuffleSpec spec, int server) {
-        sendStart(spec, server, recent.proofOf(new ShuffleKey(spec.streamKey(), spec.partition())));
-    }
-
-    private void sendStart(ShuffleSpec spec, int server, StartProof proof) {
+        StartProof proof = recent.proofOf(new ShuffleKey(spec.streamKey(), spec.partition()));
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
         node.sendService(shape.coord(server), control, Unpooled.wrappedBuffer(ShuffleMessages.start(spec, proof)));
     }

@@ -9,6 +9,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
+import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.torus.transport.TorusNode;
 import org.camdoop.torus.transport.wire.StreamId;
 
@@ -45,6 +46,9 @@ final class MapOutputLocations {
             reporters.clear();
         }
         reporters.add(server);
+        // A report is the whole of what the server holds: outputs it no longer names are not there (a new run of its
+        // daemon holds none of the old one's).
+        serverOf.values().removeIf(s -> s == server);
         for (int i : indices) {
             if (i >= 0 && i < sorted.size()) {
                 serverOf.put(sorted.get(i), server);
@@ -91,6 +95,23 @@ final class MapOutputLocations {
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
         node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
                 spec.partition(), indicesHeld(catalog, spec))));
+    }
+
+    /**
+     * Asks {@code servers} again what they hold of {@code spec}'s map outputs, from its root: sends START again with
+     * the reduce task's {@code proof} (the generation's own was forgotten with its abort; a daemon answers every START
+     * it accepts with HELD), and its ABORT again (one that missed the START likely missed that too, and must not run
+     * the generation).
+     */
+    static void ask(TorusNode node, ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
+        StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
+        byte[] start = ShuffleMessages.start(spec, proof);
+        byte[] abort = ShuffleMessages.abort(spec.streamKey(), spec.partition(), "stopped by its root");
+        for (int s : servers) {
+            org.camdoop.torus.topology.Coord to = node.shape().coord(s);
+            node.sendService(to, control, Unpooled.wrappedBuffer(start));
+            node.sendService(to, control, Unpooled.wrappedBuffer(abort));
+        }
     }
 
     /**

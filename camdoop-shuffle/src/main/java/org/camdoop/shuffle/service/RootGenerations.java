@@ -108,7 +108,10 @@ final class RootGenerations {
         RootedShuffles.Rooted r = rooted.current(streamKey, partition);
         if (r != null) {
             synchronized (r) {
-                if (r.spec.streamKey() == streamKey && r.pausedFor == null) {
+                if (r.spec.streamKey() == streamKey && r.pausedFor == null && (r.awaitingReports == null
+                        || r.awaitingReports.contains(shape.index(from)))) {
+                    // While waiting, only the awaited reports count: a late one of the failed server's ended run
+                    // must not place its outputs back on a new run of it.
                     r.locations.held(shape.index(from), r.spec.expectedAttempts(), indices);
                     if (r.awaitingReports != null && r.awaitingReports.remove(shape.index(from))) {
                         decideOnReports(r, "a server failed before its report");
@@ -258,7 +261,8 @@ final class RootGenerations {
         r.awaitingReports = null;
         SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
         if (lost.isEmpty()) {
-            LOG.info("{}: it held none of shuffle {}'s map outputs; restarting it", cause, r.spec.describe());
+            LOG.info("{}: every map output of shuffle {} is on a live server; restarting it", cause,
+                    r.spec.describe());
             next(r, r.spec, Optional.empty());
         } else {
             pause(r, Optional.empty(), lost, cause);

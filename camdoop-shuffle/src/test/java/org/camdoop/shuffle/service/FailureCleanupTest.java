@@ -197,6 +197,9 @@ class FailureCleanupTest {
             if (askedAgain) {
                 assertEquals(0, asked.getCount(), "the slow server was not asked again");
             }
+            // Nothing of the aborted generation runs anywhere, the server asked again included.
+            TorusWaits.idle(torus, s -> s != dead, SETTLE);
+            TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
             String rerun = "attempt_1700000000000_0021_m_000013_1";
             torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
             assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), proof));
