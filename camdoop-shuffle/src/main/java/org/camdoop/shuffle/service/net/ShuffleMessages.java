@@ -34,8 +34,9 @@ import org.camdoop.torus.trees.TreeChoice;
  *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
- * 11 HELD  i64 streamKey; i32 partition; vint n (1..2^18); n x vint index, ascending, into the START's sorted map
- *          attempts   -- the map outputs of the shuffle this daemon holds (to the root, once per START taken)
+ * 11 HELD  i64 streamKey; i32 partition; vint n (0..2^18); n x vint index, ascending, into the START's sorted map
+ *          attempts   -- the map outputs of the shuffle this daemon holds, none if n = 0 (to the root, for every
+ *          START accepted, a repeated one too)
  * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
  * 6 SERVER_DOWN, 8 LINK_CUT, 9 LINK_UP, 10 VIEW: the failure views, laid out in {@link MembershipMessages}
  * </pre>
