@@ -31,7 +31,8 @@ import org.camdoop.torus.transport.wire.StreamId;
  * failures its root named (never the cuts), the same on every daemon.
  *
  * <p>It also keeps the views in step. Cuts and links that come up flood the torus one hop at a time, each daemon
- * passing on only what changed its view; a link that comes up also carries this daemon's whole view to the neighbour
+ * passing on what changed its view (and a later run on a link whose end failed or which was cut, which may change
+ * another daemon's); a link that comes up also carries this daemon's whole view to the neighbour
  * (VIEW), so a restarted daemon learns the failures and cuts it missed while it was down, and its neighbours learn,
  * from the larger incarnation its handshake proved, that it rejoined (docs/recovery.md, "Rejoin").
  *
@@ -177,20 +178,33 @@ final class DaemonView {
 
     /**
      * {@code link} came up (here, or as a peer told with LINK_UP or VIEW). If that brings a failed server back (a later
-     * run of its daemon connected) or lifts a cut, the view changes and the news floods the torus as cuts do.
+     * run of its daemon connected) or lifts a cut, the view changes and the news floods the torus as cuts do; so does
+     * a later run on a link whose end failed or which was cut, even where it changes nothing
+     * ({@link Membership#isLiftingNews}).
      */
     void linkCameUp(LinkRuns link) {
         boolean rejoinedA;
         boolean rejoinedB;
+        boolean news;
+        boolean changed;
         synchronized (this) {
             boolean failedA = membership.isFailed(link.a());
             boolean failedB = membership.isFailed(link.b());
-            if (!membership.up(link)) {
-                return;
+            news = membership.isLiftingNews(link);
+            changed = membership.up(link);
+            if (changed) {
+                install();
             }
             rejoinedA = failedA && !membership.isFailed(link.a());
             rejoinedB = failedB && !membership.isFailed(link.b());
-            install();
+        }
+        if (!changed) {
+            if (news) {
+                // Changes nothing here (another link showed the rejoin first), but a daemon that heard a cut of this
+                // link late, or missed the rejoin, needs it: views must not depend on the order of the reports.
+                flood(MembershipMessages.linkUp(link));
+            }
+            return;
         }
         if (rejoinedA) {
             counters.rejoined();

@@ -114,6 +114,19 @@ final class Membership {
         return (failedA && !isFailed(l.a())) || (failedB && !isFailed(l.b())) || (wasCut && !isCut(l.a(), l.b()));
     }
 
+    /**
+     * Whether the up of {@code link} would tell this daemon of a later run of either end than it knew for that link,
+     * where a failure or a cut of it is on record: news that may lift a cut or a failure at a daemon that missed
+     * something, even where it changes nothing here.
+     */
+    boolean isLiftingNews(LinkRuns link) {
+        LinkRuns l = link.ordered();
+        LinkRuns known = ups.get(key(l.a(), l.b()));
+        boolean later = known == null || l.aIncarnation() > known.aIncarnation()
+                || l.bIncarnation() > known.bIncarnation();
+        return later && (cuts.containsKey(key(l.a(), l.b())) || failedAt[l.a()] != NONE || failedAt[l.b()] != NONE);
+    }
+
     /** {@code base} (the vacant coordinates) with this state's failed servers and cut links. */
     FailureView applyTo(FailureView base) {
         FailureView v = base;

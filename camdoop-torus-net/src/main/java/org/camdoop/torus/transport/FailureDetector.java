@@ -75,6 +75,8 @@ final class FailureDetector {
     private final long halfNanos;
     private final List<TransportListener> listeners;
     private final Actions actions;
+    /** Whether a server is out of the node's failure view: some daemon declared its latest known run failed. */
+    private final java.util.function.IntPredicate outOfView;
     private final Map<Integer, Suspect> suspects = new HashMap<>();
     /** Per neighbour, the run of its daemon this node last declared failed (a run is declared once). */
     private final Map<Integer, Long> declared = new HashMap<>();
@@ -82,7 +84,8 @@ final class FailureDetector {
     private boolean clusterShuttingDown;
 
     FailureDetector(TorusShape shape, int self, EventLoop loop, long timeoutNanos, List<TransportListener> listeners,
-            Actions actions) {
+            Actions actions, java.util.function.IntPredicate outOfView) {
+        this.outOfView = outOfView;
         this.shape = shape;
         this.self = self;
         this.loop = loop;
@@ -198,6 +201,16 @@ final class FailureDetector {
             return;
         }
         int peer = s.link.peer();
+        if (outOfView.test(peer)) {
+            // Declared failed meanwhile (by a neighbour whose dial it refused, usually): its latest known run, so the
+            // one this link last connected to, is out of every route. A cut of the link to that run is no news, and
+            // one that reached a daemon after the server rejoined could keep a healthy link cut there.
+            suspects.remove(peer);
+            s.cancel();
+            LOG.info("link {} from {} to {} still down; {} is declared failed already", s.link.port().label(),
+                    shape.coord(self), shape.coord(peer), shape.coord(peer));
+            return;
+        }
         s.phase = Phase.PROBING;
         LOG.warn("link {} from {} to {} down for half the failure timeout: routing around it and asking {} whether it"
                 + " is alive", s.link.port().label(), shape.coord(self), shape.coord(peer), shape.coord(peer));

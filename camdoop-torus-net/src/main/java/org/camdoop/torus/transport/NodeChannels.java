@@ -3,6 +3,7 @@ package org.camdoop.torus.transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
@@ -66,6 +67,19 @@ final class NodeChannels {
             dial.option(ChannelOption.TCP_NODELAY, true);
         }
         return dial;
+    }
+
+    /**
+     * A bootstrap that only connects, with nothing in the pipeline: the side of a link that accepts uses it once its
+     * connection drops, to see whether anything still listens at the neighbour's address (Link#checkPeerListens).
+     */
+    Bootstrap prober() {
+        return new Bootstrap().group(loop).channel(kind.channelClass()).handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                // nothing: the connection is closed as soon as it is made
+            }
+        });
     }
 
     /** Binds {@code address} and accepts links from any neighbour that proves itself; waits for the bind. */

@@ -77,7 +77,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     public void probe(int peer) {
                         services.probe(peer);
                     }
-                });
+                }, peer -> routes.table().view().isFailed(peer));
         this.services = new ServiceMessages(shape, self, incarnation, this::nextLink, failures::answered);
         this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
         this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,

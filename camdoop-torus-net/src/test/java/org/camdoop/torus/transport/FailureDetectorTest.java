@@ -28,6 +28,9 @@ class FailureDetectorTest {
     private final EmbeddedChannel loop = new EmbeddedChannel();
     private final List<String> declared = new ArrayList<>();
     private final List<Integer> probed = new ArrayList<>();
+    private final List<String> cut = new ArrayList<>();
+    /** The servers out of the node's failure view (declared failed, here or by another daemon). */
+    private final java.util.Set<Integer> outOfView = new java.util.HashSet<>();
     private final FailureDetector detector;
     private final Link link;
 
@@ -38,6 +41,11 @@ class FailureDetectorTest {
             public void serverFailed(Coord server, long incarnation) {
                 declared.add(server + "@" + incarnation);
             }
+
+            @Override
+            public void linkCut(Port port, Coord peer, long peerIncarnation) {
+                cut.add(peer + "@" + peerIncarnation);
+            }
         }), new FailureDetector.Actions() {
             @Override
             public void routeAround(Link l) {
@@ -47,7 +55,7 @@ class FailureDetectorTest {
             public void probe(int peer) {
                 probed.add(peer);
             }
-        });
+        }, outOfView::contains);
         link = new Link(Port.PLUS_X, 0, 1, null, null, loop.eventLoop(), new LinkScheduler(1024, job -> 1), null,
                 new ReconnectBackoff(1_000_000, 10_000_000), new Link.Listener() {
                     @Override
@@ -132,5 +140,26 @@ class FailureDetectorTest {
         loop.runScheduledPendingTasks();
         detector.answered(1, 12);
         assertEquals(List.of("1,0,0@10", "1,0,0@11"), declared, "another run answered: run 11 is declared at once");
+    }
+
+    @Test
+    void aLinkStillDownWhenItsServerWasDeclaredFailedElsewhereIsNeitherCutNorProbed() {
+        connect(10);
+        disconnect();
+        outOfView.add(1); // another neighbour's dial was refused: run 10 is out of the view
+        loop.advanceTimeBy(TIMEOUT_NANOS / 2 + 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        loop.advanceTimeBy(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut, "a cut of the link to a run out of the view is no news");
+        assertEquals(List.of(), probed);
+        assertEquals(List.of(), declared, "declared by the other neighbour, not again here");
+
+        outOfView.clear(); // a later run rejoined
+        connect(11);
+        disconnect();
+        loop.advanceTimeBy(TIMEOUT_NANOS / 2 + 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@11"), cut, "a link to a server in the view is cut as before");
     }
 }

@@ -55,7 +55,10 @@ public final class Link {
     private final Port port;
     private final int peer;
     private final int self;
-    private final Bootstrap dialer;
+    /** Dials the peer: the link's own bootstrap where this side dials, a bare one where it accepts; null in tests. */
+    private final Bootstrap connector;
+    /** Whether this side dials (the lower index) rather than accepts. */
+    private final boolean dials;
     private final SocketAddress peerAddress;
     private final EventLoop loop;
     private final LinkScheduler scheduler;
@@ -80,12 +83,13 @@ public final class Link {
     private long heldUntilNanos = System.nanoTime();
 
     /**
-     * @param dialer               a bootstrap ready to connect to the peer, or {@code null} if the peer dials us
+     * @param connector            where this side dials (the lower index), a bootstrap ready to connect to the peer;
+     *                             where it accepts, a bare one ({@link #checkPeerListens}); null: neither (tests)
      * @param transitAllowance     the node's cap on frames in transit, shared by its links
      * @param serviceQueueMaxBytes bytes waiting in the connection's outbound buffer beyond which service messages are
      *                             dropped (they are best effort) rather than queued
      */
-    public Link(Port port, int self, int peer, Bootstrap dialer, SocketAddress peerAddress, EventLoop loop,
+    public Link(Port port, int self, int peer, Bootstrap connector, SocketAddress peerAddress, EventLoop loop,
             LinkScheduler scheduler, TokenBucket outBucket, ReconnectBackoff backoff, Listener listener,
             TransitAllowance transitAllowance, long serviceQueueMaxBytes) {
         this.transitAllowance = transitAllowance;
@@ -93,7 +97,8 @@ public final class Link {
         this.port = port;
         this.self = self;
         this.peer = peer;
-        this.dialer = dialer;
+        this.connector = connector;
+        this.dials = connector != null && self < peer;
         this.peerAddress = peerAddress;
         this.loop = loop;
         this.scheduler = scheduler;
@@ -149,7 +154,7 @@ public final class Link {
 
     /** Starts dialing if this side dials. */
     public void start() {
-        if (dialer != null && peerAddress != null) {
+        if (dials && peerAddress != null) {
             transition(State.CONNECTING, null);
         }
     }
@@ -175,7 +180,7 @@ public final class Link {
             old.close();
         }
         channel = ch;
-        backoff.reset();
+        backoff.connected(System.nanoTime());
         transition(State.UP, null);
     }
 
@@ -189,7 +194,7 @@ public final class Link {
         if (state == State.STOPPED) {
             return;
         }
-        transition(dialer != null ? State.BACKOFF : State.WAITING, reason);
+        transition(dials ? State.BACKOFF : State.WAITING, reason);
     }
 
     /**
@@ -237,6 +242,9 @@ public final class Link {
     private void transition(State next, String reason) {
         State prev = state;
         state = next;
+        if (prev == State.UP && next != State.UP) {
+            listener.linkDown(this, reason);
+        }
         switch (next) {
             case CONNECTING -> connect();
             case UP -> {
@@ -244,10 +252,9 @@ public final class Link {
                 requestFlush();
             }
             case BACKOFF -> {
-                if (prev == State.UP) {
-                    listener.linkDown(this, reason);
-                }
-                long delay = Math.max(backoff.nextDelayNanos(), heldNanos());
+                // A connection that stood and dropped is redialled at once (ReconnectBackoff says why).
+                long wait = prev == State.UP ? backoff.afterDropNanos(System.nanoTime()) : backoff.nextDelayNanos();
+                long delay = Math.max(wait, heldNanos());
                 loop.schedule(() -> {
                     if (state == State.BACKOFF) {
                         transition(State.CONNECTING, null);
@@ -255,14 +262,11 @@ public final class Link {
                 }, delay, TimeUnit.NANOSECONDS);
             }
             case WAITING -> {
-                if (prev == State.UP) {
-                    listener.linkDown(this, reason);
+                if (prev == State.UP && connector != null && backoff.afterDropNanos(System.nanoTime()) == 0) {
+                    checkPeerListens();
                 }
             }
             case STOPPED -> {
-                if (prev == State.UP) {
-                    listener.linkDown(this, reason);
-                }
                 if (channel != null) {
                     sayGoodbye(channel);
                 }
@@ -284,7 +288,7 @@ public final class Link {
     }
 
     private void connect() {
-        ChannelFuture f = dialer.connect(peerAddress);
+        ChannelFuture f = connector.connect(peerAddress);
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 LOG.debug("connect {} -> {} failed: {}", port.label(), peerAddress, String.valueOf(done.cause()));
@@ -302,6 +306,22 @@ public final class Link {
                     transition(State.BACKOFF, null);
                 }
             });
+        });
+    }
+
+    /**
+     * The accepting side would learn of a killed neighbour only at the failure timeout: once a connection that stood
+     * drops, it dials the neighbour's address once, bare (closed at once). Refused, the run it last connected to is
+     * gone, as when the dialling side's redial is refused ({@link ReconnectBackoff}). A live neighbour redials.
+     */
+    private void checkPeerListens() {
+        connector.connect(peerAddress).addListener(done -> {
+            ChannelFuture f = (ChannelFuture) done;
+            if (f.isSuccess()) {
+                f.channel().close();
+            } else if (refused(f.cause()) && state == State.WAITING) {
+                listener.linkDown(this, REASON_REFUSED);
+            }
         });
     }
 

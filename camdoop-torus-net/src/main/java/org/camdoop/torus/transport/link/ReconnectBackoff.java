@@ -4,6 +4,12 @@ package org.camdoop.torus.transport.link;
  * Delays between reconnection attempts: doubling from {@code initial} up to {@code max}, reset by a successful
  * handshake. Deterministic (no jitter): links to different neighbours already start at different moments.
  *
+ * <p>A connection that stood for at least {@code initial} and then dropped is redialled at once: if the neighbour's
+ * daemon was killed, its host refuses the dial, and that declares the run failed (FailureDetector) within a round trip
+ * instead of after the first delay, which was the whole of the detection time wherever the failure timeout is longer
+ * than a round trip but the dialling side sees the drop. A connection that drops sooner than that after it came up
+ * backs off as before, so a peer that accepts and drops cannot make this side redial in a loop.
+ *
  * <p>Not thread-safe: owned by the link's event loop.
  */
 public final class ReconnectBackoff {
@@ -11,6 +17,8 @@ public final class ReconnectBackoff {
     private final long initialNanos;
     private final long maxNanos;
     private long next;
+    /** When the current connection came up ({@link #connected}); {@code Long.MIN_VALUE} before the first. */
+    private long connectedAtNanos = Long.MIN_VALUE;
 
     public ReconnectBackoff(long initialNanos, long maxNanos) {
         if (initialNanos <= 0 || maxNanos < initialNanos) {
@@ -28,7 +36,21 @@ public final class ReconnectBackoff {
         return d;
     }
 
-    public void reset() {
+    /**
+     * The delay before the first attempt after the connection dropped at {@code nowNanos}: none if it had stood for at
+     * least the initial delay, else {@link #nextDelayNanos()}.
+     */
+    public long afterDropNanos(long nowNanos) {
+        if (connectedAtNanos != Long.MIN_VALUE && nowNanos - connectedAtNanos >= initialNanos) {
+            connectedAtNanos = Long.MIN_VALUE;
+            return 0;
+        }
+        return nextDelayNanos();
+    }
+
+    /** A connection came up at {@code nowNanos}: the delays start again from the initial one. */
+    public void connected(long nowNanos) {
         next = initialNanos;
+        connectedAtNanos = nowNanos;
     }
 }

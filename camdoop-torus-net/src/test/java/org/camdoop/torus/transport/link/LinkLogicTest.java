@@ -29,15 +29,33 @@ class LinkLogicTest {
     }
 
     @Test
-    void backoffDoublesToItsCapAndResets() {
+    void backoffDoublesToItsCapAndStartsAgainOnceConnected() {
         ReconnectBackoff b = new ReconnectBackoff(100, 700);
         assertEquals(100, b.nextDelayNanos());
         assertEquals(200, b.nextDelayNanos());
         assertEquals(400, b.nextDelayNanos());
         assertEquals(700, b.nextDelayNanos());
         assertEquals(700, b.nextDelayNanos());
-        b.reset();
+        b.connected(now.get());
         assertEquals(100, b.nextDelayNanos());
+    }
+
+    @Test
+    void aConnectionThatStoodIsRedialledAtOnceAndOneThatDroppedAtOnceBacksOff() {
+        ReconnectBackoff b = new ReconnectBackoff(100, 700);
+        assertEquals(100, b.afterDropNanos(now.get()), "never connected: the initial delay");
+        b.connected(now.get());
+        now.addAndGet(100);
+        assertEquals(0, b.afterDropNanos(now.get()), "stood for the initial delay: redialled at once");
+        assertEquals(100, b.nextDelayNanos(), "then backs off from the initial delay");
+        assertEquals(200, b.nextDelayNanos());
+        b.connected(now.get());
+        now.addAndGet(99);
+        assertEquals(100, b.afterDropNanos(now.get()), "dropped sooner than the initial delay: no redial at once");
+        b.connected(now.get());
+        now.addAndGet(1_000);
+        assertEquals(0, b.afterDropNanos(now.get()));
+        assertEquals(100, b.afterDropNanos(now.get()), "at once only for the first attempt after a drop");
     }
 
     @Test
