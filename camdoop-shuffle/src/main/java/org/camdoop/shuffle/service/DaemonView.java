@@ -143,37 +143,47 @@ final class DaemonView {
      */
     Membership.Failure markFailed(ServerRun r) {
         Membership.Failure f;
-        java.util.Optional<LinkRuns> later = java.util.Optional.empty();
+        List<LinkRuns> later = List.of();
         synchronized (this) {
             f = membership.failed(r);
             if (f == Membership.Failure.OUT) {
                 install();
             } else if (f == Membership.Failure.LATER_RUN_LIVE) {
-                later = membership.latestUp(r.server());
+                later = membership.upsAfter(r);
             }
         }
-        later.ifPresent(up -> flood(MembershipMessages.linkUp(up)));
+        later.forEach(up -> flood(MembershipMessages.linkUp(up)));
         return f;
     }
 
     /**
      * Routes around {@code link} from now on: detected here (it stayed down for half the failure timeout) or told by
-     * a peer (LINK_CUT, VIEW). The first time, tells its live neighbours over their own links, which then do the same:
-     * the cut floods the torus one hop at a time, a message per daemon and link, and reaches every daemon still
+     * a peer (LINK_CUT, VIEW). The first time (or naming a later run of an end), tells its live neighbours over their
+     * own links, which then do the same: the cut floods the torus one hop at a time, a message per daemon and link, and reaches every daemon still
      * connected whatever the other daemons' routes (a message routed several hops could be sent back across the cut
      * link by a daemon that does not know of it yet, and die there; telling every daemon directly from every daemon
      * cost 700 routed messages per cut, and made the fault campaign half as slow again). The view a shuffle is planned
      * on does not change: its edges across the link just take a longer path.
      */
     void cutLink(LinkRuns link) {
+        boolean news;
+        boolean changed;
         synchronized (this) {
-            if (!membership.cut(link)) {
-                return;
+            news = membership.isLaterCut(link);
+            changed = membership.cut(link);
+            if (changed) {
+                install();
             }
-            install();
         }
-        LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(link.a()), shape.coord(link.b()));
-        flood(MembershipMessages.linkCut(link));
+        if (changed) {
+            LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(link.a()),
+                    shape.coord(link.b()));
+        }
+        if (changed || news) {
+            // A later cut that changes nothing here (an older one stands, its up not heard yet) still changes the
+            // view of a daemon that heard that up: passed on too, so views do not depend on the order of reports.
+            flood(MembershipMessages.linkCut(link));
+        }
     }
 
     /**

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * as soon as before, and a cut cable or a broken connection between two live servers no longer takes either out of
  * the torus.
  *
+ * <p>Most deaths are declared sooner: a killed daemon's host refuses the dial that either end of a dropped link makes
+ * at once ({@link #refused}), and the first declaration floods. A neighbour already out of the view when half the
+ * timeout passes is neither cut nor probed ({@link Phase#OUT}).
+ *
  * <p>An orderly close (this node or the peer shutting down, or the whole cluster going down) is logged as such rather
  * than as an incident. Owned by the node's event loop.
  */
@@ -46,7 +50,13 @@ final class FailureDetector {
         /** Routed around, asked whether it is alive; no answer yet. */
         PROBING,
         /** Answered around the cut link: alive, not to be declared failed. */
-        ANSWERED
+        ANSWERED,
+        /**
+         * Out of the view at half the timeout (declared failed elsewhere): nothing to report while it stays out. If a
+         * later run rejoins through other links while this one is still down, the link is suspected afresh
+         * ({@link #viewChanged}).
+         */
+        OUT
     }
 
     private static final class Suspect {
@@ -205,8 +215,7 @@ final class FailureDetector {
             // Declared failed meanwhile (by a neighbour whose dial it refused, usually): its latest known run, so the
             // one this link last connected to, is out of every route. A cut of the link to that run is no news, and
             // one that reached a daemon after the server rejoined could keep a healthy link cut there.
-            suspects.remove(peer);
-            s.cancel();
+            s.phase = Phase.OUT;
             LOG.info("link {} from {} to {} still down; {} is declared failed already", s.link.port().label(),
                     shape.coord(self), shape.coord(peer), shape.coord(peer));
             return;
@@ -219,6 +228,21 @@ final class FailureDetector {
         long every = Math.max(1, halfNanos / PROBES_PER_HALF);
         s.probes = loop.scheduleAtFixedRate(() -> actions.probe(peer), 0, every, TimeUnit.NANOSECONDS);
         s.timer = loop.schedule(() -> declareIfSilent(s), halfNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The node's failure view changed: a neighbour taken {@link Phase#OUT} that is back in the view (a later run of
+     * its daemon rejoined through other links) while its link to this node is still down is suspected afresh. If the
+     * link is still down a whole failure timeout later (a redial, at most the reconnect backoff away, had time to
+     * bring it up), it is cut as any other: the cable may be broken.
+     */
+    void viewChanged() {
+        for (Suspect s : suspects.values()) {
+            if (s.phase == Phase.OUT && !outOfView.test(s.link.peer()) && !s.link.isUp()) {
+                s.phase = Phase.SUSPECTED;
+                s.timer = loop.schedule(() -> routeAround(s), 2 * halfNanos, TimeUnit.NANOSECONDS);
+            }
+        }
     }
 
     private void declareIfSilent(Suspect s) {

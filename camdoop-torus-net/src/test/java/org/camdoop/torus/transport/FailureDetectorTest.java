@@ -155,11 +155,31 @@ class FailureDetectorTest {
         assertEquals(List.of(), probed);
         assertEquals(List.of(), declared, "declared by the other neighbour, not again here");
 
-        outOfView.clear(); // a later run rejoined
-        connect(11);
+        // A later run rejoins through its other links, and this link stays down (a broken cable): cut as any other.
+        outOfView.clear();
+        detector.viewChanged();
+        loop.advanceTimeBy(TIMEOUT_NANOS - 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut, "a redial has the whole timeout from the rejoin to bring the link up");
+        loop.advanceTimeBy(2, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), cut, "cut until a later run connects across it");
+        assertEquals(List.of(1), probed.subList(0, 1), "and the neighbour asked around it");
+    }
+
+    @Test
+    void aLinkThatComesBackToTheRejoinedRunIsNotCut() {
+        connect(10);
         disconnect();
+        outOfView.add(1);
         loop.advanceTimeBy(TIMEOUT_NANOS / 2 + 1, TimeUnit.NANOSECONDS);
         loop.runScheduledPendingTasks();
-        assertEquals(List.of("1,0,0@11"), cut, "a link to a server in the view is cut as before");
+        outOfView.clear();
+        detector.viewChanged();
+        connect(11);
+        loop.advanceTimeBy(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut);
+        assertEquals(List.of("1,0,0@10"), declared, "run 10 replaced by run 11 on this link: declared at once");
     }
 }

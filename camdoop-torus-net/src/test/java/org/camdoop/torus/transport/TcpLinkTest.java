@@ -81,9 +81,30 @@ class TcpLinkTest {
             });
             Nodes.await(Nodes.linkUp(a, Port.PLUS_X), 10_000, "A-B up");
             b.crash(); // as kill -9: B stops listening, then its connections close
-            // A dials B (lower index), is refused at its next redial (20 ms), and declares it then; its failure timeout
-            // is a minute.
+            // A dials B (lower index): it redials at once, is refused, and declares B then; its failure timeout is a
+            // minute.
             assertEquals(B.toString(), Nodes.next(failed, 10_000, "B declared failed"));
+        }
+    }
+
+    @Test
+    void aCrashedNeighbourThatDialledUsIsDeclaredFailedLongBeforeTheFailureTimeout() throws Exception {
+        TorusShape shape = new TorusShape(3, 1, 1);
+        Topology topo = Nodes.loopback(shape);
+        TransportConfig config = Nodes.config("s", TransportConfig.FAILURE_TIMEOUT_MS, "60000");
+        BlockingQueue<String> failed = new LinkedBlockingQueue<>();
+        try (TorusNode a = TorusNode.start(config, topo, A); TorusNode b = TorusNode.start(config, topo, B)) {
+            b.addListener(new TransportListener() {
+                @Override
+                public void serverFailed(Coord server, long incarnation) {
+                    failed.add(server.toString());
+                }
+            });
+            Nodes.await(Nodes.linkUp(b, Port.MINUS_X), 10_000, "A-B up");
+            a.crash();
+            // B never dials A (A has the lower index); once the connection drops, B dials A's address once, bare, is
+            // refused, and declares A then, a minute before its failure timeout.
+            assertEquals(A.toString(), Nodes.next(failed, 10_000, "A declared failed"));
         }
     }
 

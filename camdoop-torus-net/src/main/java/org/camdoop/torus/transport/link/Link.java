@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The link to one torus neighbour: its connection state machine, its scheduler and its send loop. The server with the
- * lower index dials (and redials with backoff); the other accepts. Only the owning node's event loop touches it.
+ * lower index dials (and redials: at once after a connection that stood, then with backoff); the other accepts, and
+ * once a connection drops checks that the neighbour still listens. Only the owning node's event loop touches it.
  */
 public final class Link {
 
@@ -262,8 +263,10 @@ public final class Link {
                 }, delay, TimeUnit.NANOSECONDS);
             }
             case WAITING -> {
-                if (prev == State.UP && connector != null && backoff.afterDropNanos(System.nanoTime()) == 0) {
-                    checkPeerListens();
+                if (prev == State.UP && connector != null) {
+                    long run = peerIncarnation;
+                    loop.schedule(() -> checkPeerListens(run), backoff.afterDropNanos(System.nanoTime()),
+                            TimeUnit.NANOSECONDS);
                 }
             }
             case STOPPED -> {
@@ -292,7 +295,7 @@ public final class Link {
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 LOG.debug("connect {} -> {} failed: {}", port.label(), peerAddress, String.valueOf(done.cause()));
-                if (refused(done.cause())) {
+                if (Transports.refusedDial(done.cause())) {
                     listener.linkDown(this, REASON_REFUSED);
                 }
                 if (state == State.CONNECTING) {
@@ -310,29 +313,22 @@ public final class Link {
     }
 
     /**
-     * The accepting side would learn of a killed neighbour only at the failure timeout: once a connection that stood
-     * drops, it dials the neighbour's address once, bare (closed at once). Refused, the run it last connected to is
-     * gone, as when the dialling side's redial is refused ({@link ReconnectBackoff}). A live neighbour redials.
+     * The accepting side would learn of a killed neighbour only at the failure timeout: once a connection drops, it
+     * dials the neighbour's address once, bare (closed at once), when the redial would go ({@link ReconnectBackoff}).
+     * Refused while the link is still down from run {@code run}, that run is gone. A live neighbour redials itself.
      */
-    private void checkPeerListens() {
+    private void checkPeerListens(long run) {
+        if (state != State.WAITING || peerIncarnation != run || heldNanos() > 0) {
+            return;
+        }
         connector.connect(peerAddress).addListener(done -> {
             ChannelFuture f = (ChannelFuture) done;
             if (f.isSuccess()) {
                 f.channel().close();
-            } else if (refused(f.cause()) && state == State.WAITING) {
+            } else if (Transports.refusedDial(f.cause()) && state == State.WAITING && peerIncarnation == run) {
                 listener.linkDown(this, REASON_REFUSED);
             }
         });
-    }
-
-    /**
-     * Whether a failed dial was refused (a reset from the peer's host: no process listens there), as against timing out
-     * or finding no route, which a host that is down, a cable or a switch also causes. Every transport words it so.
-     */
-    static boolean refused(Throwable cause) {
-        return cause instanceof java.net.ConnectException
-                && !(cause instanceof io.netty.channel.ConnectTimeoutException)
-                && String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("connection refused");
     }
 
     // ---- sending ----

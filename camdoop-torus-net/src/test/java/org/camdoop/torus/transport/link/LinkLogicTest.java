@@ -93,14 +93,14 @@ class LinkLogicTest {
                     .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
                     .connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port))
                     .await().cause();
-            assertTrue(Link.refused(socket), String.valueOf(socket));
+            assertTrue(Transports.refusedDial(socket), String.valueOf(socket));
             Throwable inJvm = new io.netty.bootstrap.Bootstrap().group(local)
                     .channel(io.netty.channel.local.LocalChannel.class)
                     .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
                     .connect(new io.netty.channel.local.LocalAddress("nobody-listens-here")).await().cause();
-            assertTrue(Link.refused(inJvm), String.valueOf(inJvm));
-            assertFalse(Link.refused(new io.netty.channel.ConnectTimeoutException("connection timed out")));
-            assertFalse(Link.refused(new java.net.NoRouteToHostException("No route to host")));
+            assertTrue(Transports.refusedDial(inJvm), String.valueOf(inJvm));
+            assertFalse(Transports.refusedDial(new io.netty.channel.ConnectTimeoutException("connection timed out")));
+            assertFalse(Transports.refusedDial(new java.net.NoRouteToHostException("No route to host")));
         } finally {
             nio.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
             local.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
