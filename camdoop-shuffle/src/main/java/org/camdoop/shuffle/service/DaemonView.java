@@ -159,11 +159,11 @@ final class DaemonView {
     /**
      * Routes around {@code link} from now on: detected here (it stayed down for half the failure timeout) or told by
      * a peer (LINK_CUT, VIEW). The first time (or naming a later run of an end), tells its live neighbours over their
-     * own links, which then do the same: the cut floods the torus one hop at a time, a message per daemon and link, and reaches every daemon still
-     * connected whatever the other daemons' routes (a message routed several hops could be sent back across the cut
-     * link by a daemon that does not know of it yet, and die there; telling every daemon directly from every daemon
-     * cost 700 routed messages per cut, and made the fault campaign half as slow again). The view a shuffle is planned
-     * on does not change: its edges across the link just take a longer path.
+     * own links, which then do the same: the cut floods the torus one hop at a time, a message per daemon and link,
+     * and reaches every daemon still connected whatever the other daemons' routes (a message routed several hops could
+     * be sent back across the cut link by a daemon that does not know of it yet, and die there; telling every daemon
+     * directly from every daemon cost 700 routed messages per cut, and made the fault campaign half as slow again). The
+     * view a shuffle is planned on does not change: its edges across the link just take a longer path.
      */
     void cutLink(LinkRuns link) {
         boolean news;
