@@ -179,7 +179,7 @@ final class DaemonView {
             LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(link.a()),
                     shape.coord(link.b()));
         }
-        if (changed || news) {
+        if (news) { // changed implies news: a cut only takes a link out when its record grows
             // A later cut that changes nothing here (an older one stands, its up not heard yet) still changes the
             // view of a daemon that heard that up: passed on too, so views do not depend on the order of reports.
             flood(MembershipMessages.linkCut(link));

@@ -59,8 +59,8 @@ class MembershipTest {
     /**
      * What a daemon passes on although it changes nothing of its own view: the up of a later run on a link whose end
      * failed (another link showed the rejoin first; a daemon that heard a cut of this link late needs it), and a cut
-     * naming a later run than the cut it knows (a daemon that heard the up in between needs it). Nothing else, so a
-     * torus's start floods no ups, and no record goes round twice.
+     * naming a later run than the cut it knows (a daemon that heard the up in between needs it). Nothing else: a
+     * torus's start floods no ups, and a record already known is not news again.
      */
     @Test
     void upsOfLaterRunsAfterAFailureAndLaterCutsArePassedOnOnce() {

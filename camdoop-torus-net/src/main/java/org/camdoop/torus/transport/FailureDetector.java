@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * the torus.
  *
  * <p>Most deaths are declared sooner: a killed daemon's host refuses the dial that either end of a dropped link makes
- * at once ({@link #refused}), and the first declaration floods. A neighbour already out of the view when half the
+ * at once ({@link #refused}), and the first declaration reaches every daemon. A neighbour already out of the view when half the
  * timeout passes is neither cut nor probed ({@link Phase#OUT}).
  *
  * <p>An orderly close (this node or the peer shutting down, or the whole cluster going down) is logged as such rather
@@ -165,9 +165,12 @@ final class FailureDetector {
         if (clusterShuttingDown || run == 0 || !declare(link.peer(), run)) {
             return;
         }
-        Suspect s = suspects.remove(link.peer());
+        Suspect s = suspects.get(link.peer());
         if (s != null) {
+            // Kept, out of the view: if a later run rejoins through other links while this one stays down, the link
+            // is suspected afresh (viewChanged).
             s.cancel();
+            s.phase = Phase.OUT;
         }
         LOG.warn("server {} refuses connections: its daemon (incarnation {}) is gone, declared failed", shape.coord(
                 link.peer()), run);
@@ -182,7 +185,8 @@ final class FailureDetector {
 
     /**
      * A probe's answer came from {@code server}'s daemon at {@code incarnation}: if its link is cut, it is alive behind
-     * it; if the answer comes from a later run than the one whose link went down, that run is dead: declared failed.
+     * it; if the answer comes from a later run than the one whose link went down, that run is dead: declared failed,
+     * unless it was already (its dial refused), and then the later run is alive behind the cut link.
      */
     void answered(int server, long incarnation) {
         Suspect s = suspects.get(server);
@@ -190,10 +194,9 @@ final class FailureDetector {
             return;
         }
         long suspected = s.link.peerIncarnation();
-        if (suspected > 0 && incarnation != suspected) {
+        if (suspected > 0 && incarnation != suspected && declare(server, suspected)) {
             s.cancel();
             suspects.remove(server);
-            declare(server, suspected);
             LOG.warn("server {} answers around the cut link {} from {} as another run of its daemon (incarnation {},"
                     + " was {}): the earlier run is declared failed", shape.coord(server), s.link.port().label(),
                     shape.coord(self), incarnation, suspected);
@@ -232,14 +235,16 @@ final class FailureDetector {
 
     /**
      * The node's failure view changed: a neighbour taken {@link Phase#OUT} that is back in the view (a later run of
-     * its daemon rejoined through other links) while its link to this node is still down is suspected afresh. If the
-     * link is still down a whole failure timeout later (a redial, at most the reconnect backoff away, had time to
-     * bring it up), it is cut as any other: the cable may be broken.
+     * its daemon rejoined through other links) while its link to this node is still down is suspected afresh, and
+     * dialled now if this side dials (its backoff may have grown to more than the timeout while the neighbour was
+     * dead; a rejoined daemon dials its other neighbours as it starts). If the link is still down a whole failure
+     * timeout later, it is cut as any other: the cable may be broken.
      */
     void viewChanged() {
         for (Suspect s : suspects.values()) {
             if (s.phase == Phase.OUT && !outOfView.test(s.link.peer()) && !s.link.isUp()) {
                 s.phase = Phase.SUSPECTED;
+                s.link.start();
                 s.timer = loop.schedule(() -> routeAround(s), 2 * halfNanos, TimeUnit.NANOSECONDS);
             }
         }

@@ -182,4 +182,26 @@ class FailureDetectorTest {
         assertEquals(List.of(), cut);
         assertEquals(List.of("1,0,0@10"), declared, "run 10 replaced by run 11 on this link: declared at once");
     }
+
+    @Test
+    void aNeighbourDeclaredByARefusedDialIsStillCutWhenItRejoinsBehindABrokenLink() {
+        connect(10);
+        disconnect();
+        detector.down(link, Link.REASON_REFUSED);
+        assertEquals(List.of("1,0,0@10"), declared, "refused: declared at once");
+        outOfView.add(1);
+        loop.advanceTimeBy(2 * TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut, "out of the view: no cut");
+
+        outOfView.clear(); // run 11 rejoined through its other links; this one stays down
+        detector.viewChanged();
+        loop.advanceTimeBy(TIMEOUT_NANOS + 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), cut, "still down a timeout after the rejoin: cut");
+        detector.answered(1, 11);
+        loop.advanceTimeBy(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), declared, "run 11 answers around the cut link: alive, and run 10 not again");
+    }
 }

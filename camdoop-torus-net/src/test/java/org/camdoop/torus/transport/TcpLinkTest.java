@@ -90,7 +90,8 @@ class TcpLinkTest {
         Topology topo = Nodes.loopback(new TorusShape(3, 1, 1));
         TransportConfig config = Nodes.config("s", TransportConfig.FAILURE_TIMEOUT_MS, "60000");
         BlockingQueue<String> failed = new LinkedBlockingQueue<>();
-        try (TorusNode v = TorusNode.start(config, topo, victim); TorusNode w = TorusNode.start(config, topo, watcher)) {
+        try (TorusNode v = TorusNode.start(config, topo, victim);
+                TorusNode w = TorusNode.start(config, topo, watcher)) {
             w.addListener(new TransportListener() {
                 @Override
                 public void serverFailed(Coord server, long incarnation) {

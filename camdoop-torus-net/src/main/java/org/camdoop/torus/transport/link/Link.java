@@ -153,9 +153,9 @@ public final class Link {
         return scheduler;
     }
 
-    /** Starts dialing if this side dials. */
+    /** Dials now if this side dials and waits (the node starts) or backs off (the neighbour is back in the view). */
     public void start() {
-        if (dials && peerAddress != null) {
+        if (dials && peerAddress != null && (state == State.WAITING || state == State.BACKOFF) && heldNanos() == 0) {
             transition(State.CONNECTING, null);
         }
     }
