@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The link to one torus neighbour: its connection state machine, its scheduler and its send loop. The server with the
- * lower index dials (and redials: at once after a connection that stood, then with backoff); the other accepts, and
- * once a connection drops checks that the neighbour still listens. Only the owning node's event loop touches it.
+ * lower index dials (and redials with backoff); the other accepts, and once a connection drops checks that the
+ * neighbour still listens. Only the owning node's event loop touches it.
  */
 public final class Link {
 
@@ -253,9 +253,7 @@ public final class Link {
                 requestFlush();
             }
             case BACKOFF -> {
-                // A connection that stood and dropped is redialled at once (ReconnectBackoff says why).
-                long wait = prev == State.UP ? backoff.afterDropNanos(System.nanoTime()) : backoff.nextDelayNanos();
-                long delay = Math.max(wait, heldNanos());
+                long delay = Math.max(backoff.nextDelayNanos(), heldNanos());
                 loop.schedule(() -> {
                     if (state == State.BACKOFF) {
                         transition(State.CONNECTING, null);
@@ -314,8 +312,8 @@ public final class Link {
 
     /**
      * The accepting side would learn of a killed neighbour only at the failure timeout: once a connection drops, it
-     * dials the neighbour's address once, bare (closed at once), when the redial would go ({@link ReconnectBackoff}).
-     * Refused while the link is still down from run {@code run}, that run is gone. A live neighbour redials itself.
+     * dials the neighbour's address once, bare (closed at once), at once after a connection that stood
+     * ({@link ReconnectBackoff}). Refused while the link is still down from run {@code run}, that run is gone.
      */
     private void checkPeerListens(long run) {
         if (state != State.WAITING || peerIncarnation != run || heldNanos() > 0) {

@@ -4,11 +4,12 @@ package org.camdoop.torus.transport.link;
  * Delays between reconnection attempts: doubling from {@code initial} up to {@code max}, reset by a successful
  * handshake. Deterministic (no jitter): links to different neighbours already start at different moments.
  *
- * <p>A connection that stood for at least {@code initial} and then dropped is redialled at once: if the neighbour's
- * daemon was killed, its host refuses the dial, and that declares the run failed (FailureDetector) within a round trip
- * instead of after the first delay, which was the whole of the detection time wherever the failure timeout is longer
- * than a round trip but the dialling side sees the drop. A connection that drops sooner than that after it came up
- * backs off as before, so a peer that accepts and drops cannot make this side redial in a loop.
+ * <p>The side that accepts a link checks, once its connection drops, that the neighbour still listens
+ * ({@link #afterDropNanos}): at once after a connection that stood for at least {@code initial}, so that a killed
+ * daemon's refusal declares its run failed (FailureDetector) within a round trip; after {@code initial} for one that
+ * dropped sooner, so a peer that accepts and drops cannot make it dial in a loop. The side that dials redials after
+ * the usual delays: redialling at once too changed the timing of every cut link's recovery, and with it the fault
+ * campaign failed one run in five or six (a pause naming a live server's output; not diagnosed, docs/recovery.md).
  *
  * <p>Not thread-safe: owned by the link's event loop.
  */
