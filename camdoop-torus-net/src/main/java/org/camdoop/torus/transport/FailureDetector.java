@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * the torus.
  *
  * <p>Most deaths are declared sooner: a killed daemon's host refuses the bare dial the accepting end of a dropped link
- * makes at once, and the dialling end's redial ({@link #refused}); the first declaration reaches every daemon. A neighbour already out of the view when half the
- * timeout passes is neither cut nor probed ({@link Phase#OUT}).
+ * makes at once, and the dialling end's redial ({@link #refused}); the first declaration reaches every daemon. A
+ * neighbour already out of the view when half the timeout passes is neither cut nor probed ({@link Phase#OUT}).
  *
  * <p>An orderly close (this node or the peer shutting down, or the whole cluster going down) is logged as such rather
  * than as an incident. Owned by the node's event loop.
