@@ -386,7 +386,7 @@ public final class CamdoopService {
             }
             onStart(s.spec());
         } else if (m instanceof ShuffleMessages.Held h) {
-            roots.held(from, h.streamKey(), h.partition(), h.indices());
+            roots.held(from, h.streamKey(), h.partition(), h.indices(), h.run());
         } else if (m instanceof ShuffleMessages.StartAck ack) {
             startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
         } else if (m instanceof SpecMessages.Spec spec) {

@@ -34,18 +34,25 @@ final class MapOutputLocations {
     private List<String> sorted = List.of();
     /** The servers that reported on the current generation (every daemon reports on each START it takes). */
     private final java.util.Set<Integer> reporters = new java.util.HashSet<>();
+    /**
+     * Per server, the run of its daemon whose report placed what {@link #serverOf} says it holds
+     * ({@link ShuffleMessages.Held#UNKNOWN_RUN} from a daemon that does not say).
+     */
+    private final Map<Integer, Long> reportingRun = new HashMap<>();
 
     /**
-     * Records that server {@code server} holds the outputs at {@code indices} of {@code attempts} (sorted, as the
-     * START listed them); indices past the end are ignored (a report of another set than the one given).
+     * Records that run {@code run} of server {@code server} holds the outputs at {@code indices} of {@code attempts}
+     * (sorted, as the START listed them); indices past the end are ignored (a report of another set than the one
+     * given).
      */
-    void held(int server, SortedSet<String> attempts, int[] indices) {
+    void held(int server, long run, SortedSet<String> attempts, int[] indices) {
         if (attempts != indexedSet) { // once per set, not per report
             indexedSet = attempts;
             sorted = new ArrayList<>(attempts);
             reporters.clear();
         }
         reporters.add(server);
+        reportingRun.put(server, run);
         // A report is the whole of what the server holds: outputs it no longer names are not there (a new run of its
         // daemon holds none of the old one's).
         serverOf.values().removeIf(s -> s == server);
@@ -66,6 +73,33 @@ final class MapOutputLocations {
             }
         }
         return on;
+    }
+
+    /**
+     * The map attempts of {@code attempts} that died with run {@code run} of {@code server}: what it was reported to
+     * hold, unless a later run of it reported that (a stale failure report: the run that holds them is not the one
+     * that ended).
+     */
+    SortedSet<String> diedWith(int server, long run, SortedSet<String> attempts) {
+        return reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN) > run ? new TreeSet<>()
+                : heldBy(server, attempts);
+    }
+
+    /**
+     * Whether {@code server}'s report on the current set came from a run of its daemon later than {@code run} (false
+     * if not reported, or from a daemon that does not say its run).
+     */
+    boolean reportedAfter(int server, long run) {
+        return reporters.contains(server) && reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN) > run;
+    }
+
+    /**
+     * Whether run {@code run} of {@code server} reported on the current set (or the server did, not saying its run): if
+     * not, that run may have held outputs nobody knows of.
+     */
+    boolean reportedBy(int server, long run) {
+        long by = reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN);
+        return reporters.contains(server) && (by == run || by == ShuffleMessages.Held.UNKNOWN_RUN);
     }
 
     /** Whether {@code server} reported what it holds of the current set (possibly nothing). */
@@ -90,11 +124,14 @@ final class MapOutputLocations {
         gone.forEach(serverOf::remove);
     }
 
-    /** Tells {@code spec}'s root which of its map outputs {@code catalog} has on {@code node}'s server (HELD). */
+    /**
+     * Tells {@code spec}'s root which of its map outputs {@code catalog} has on {@code node}'s server (HELD), and
+     * which run of this daemon says so.
+     */
     static void report(TorusNode node, MapOutputCatalog catalog, ShuffleSpec spec) {
         StreamId control = new StreamId(spec.streamKey(), spec.partition(), ControlTrees.CONTROL, node.index());
         node.sendService(spec.root(), control, Unpooled.wrappedBuffer(ShuffleMessages.held(spec.streamKey(),
-                spec.partition(), indicesHeld(catalog, spec))));
+                spec.partition(), indicesHeld(catalog, spec), node.incarnation())));
     }
 
     /**

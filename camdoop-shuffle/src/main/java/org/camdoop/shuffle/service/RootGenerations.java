@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.MissingMapAttempts;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
+import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.Coord;
@@ -100,25 +101,35 @@ final class RootGenerations {
     }
 
     /**
-     * A daemon holds map outputs of a shuffle rooted here (HELD): remembered, if about its running generation (a
-     * paused shuffle's attempt set may already have changed under the same stream key; the next generation's START
-     * draws the reports anew).
+     * Run {@code run} of a daemon holds map outputs of a shuffle rooted here (HELD): remembered, if about its running
+     * generation (a paused shuffle's attempt set may already have changed under the same stream key; the next
+     * generation's START draws the reports anew) and from a run that has not ended.
      */
-    void held(Coord from, long streamKey, int partition, int[] indices) {
+    void held(Coord from, long streamKey, int partition, int[] indices, long run) {
         RootedShuffles.Rooted r = rooted.current(streamKey, partition);
         if (r != null) {
             synchronized (r) {
-                if (r.spec.streamKey() == streamKey && r.pausedFor == null && (r.awaitingReports == null
-                        || r.awaitingReports.contains(shape.index(from)))) {
-                    // While waiting, only the awaited reports count: a late one of the failed server's ended run
-                    // must not place its outputs back on a new run of it.
-                    r.locations.held(shape.index(from), r.spec.expectedAttempts(), indices);
-                    if (r.awaitingReports != null && r.awaitingReports.remove(shape.index(from))) {
+                int s = shape.index(from);
+                if (r.spec.streamKey() == streamKey && r.pausedFor == null && fromLiveRun(r, s, run)) {
+                    r.locations.held(s, run, r.spec.expectedAttempts(), indices);
+                    if (r.awaitingReports != null && r.awaitingReports.remove(s)) {
                         decideOnReports(r, "a server failed before its report");
                     }
                 }
             }
         }
+    }
+
+    /**
+     * Whether a report comes from a run of its daemon that has not ended: one later than any declared failed here (a
+     * late report of an ended run must not place its outputs on a new run of the server). A report that does not name
+     * its run (an earlier version's) counts while the root waits only if it awaits the server.
+     */
+    private boolean fromLiveRun(RootedShuffles.Rooted r, int server, long run) {
+        if (run == ShuffleMessages.Held.UNKNOWN_RUN) {
+            return r.awaitingReports == null || r.awaitingReports.contains(server);
+        }
+        return run > views.declaredRun(server);
     }
 
     /**
@@ -143,15 +154,16 @@ final class RootGenerations {
                 rooted.remove(old);
                 return;
             }
+            int s = shape.index(failed);
             if (r.pausedFor != null) {
-                r.lostWhilePaused.addAll(r.locations.heldBy(shape.index(failed), old.expectedAttempts()));
+                r.lostWhilePaused.addAll(r.locations.diedWith(s, incarnation, old.expectedAttempts()));
                 return; // nothing runs: the resume plans on the view of then
             }
             if (r.awaitingReports != null) {
-                if (r.mayHaveRunOn(shape.index(failed), incarnation)) {
-                    // Its outputs died with it, reported or not (a new run of it may be up already: it has none).
-                    r.locations.forget(r.locations.heldBy(shape.index(failed), old.expectedAttempts()));
-                    r.awaitingReports.remove(shape.index(failed));
+                if (r.mayHaveRunOn(s, incarnation) && !r.locations.reportedAfter(s, incarnation)) {
+                    // What it reported died with it (a later run holds none of an ended run's outputs).
+                    r.locations.forget(r.locations.heldBy(s, old.expectedAttempts()));
+                    awaitLaterRun(r, s, incarnation);
                     decideOnReports(r, "servers failed before their reports");
                 }
                 return;
@@ -168,11 +180,13 @@ final class RootGenerations {
                 rooted.remove(old);
                 return;
             }
-            SortedSet<String> lost = r.locations.heldBy(shape.index(failed), old.expectedAttempts());
-            // A server that died before its report of this generation may have held outputs it did not report: with
+            // Not what a later run of it reported: news of an earlier run can come late (a daemon that restarted
+            // learns the failures it missed from its neighbours, maybe after it planned this generation).
+            SortedSet<String> lost = r.locations.diedWith(s, incarnation, old.expectedAttempts());
+            // A run that died before its report of this generation may have held outputs it did not report: with
             // nothing delivered yet, the root can still learn which from what every live server reports (exact only
             // while nothing was).
-            boolean unreported = !r.locations.reported(shape.index(failed)) && at.lastKey().isEmpty();
+            boolean unreported = !r.locations.reportedBy(s, incarnation) && at.lastKey().isEmpty();
             String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
                     CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
             launch.abort(old, "server " + failed + " failed: " + (unreported ? "the root asks which map outputs died"
@@ -186,7 +200,7 @@ final class RootGenerations {
                 return;
             }
             if (unreported) {
-                awaitReports(r, failed);
+                awaitReports(r, failed, incarnation);
                 return;
             }
             if (!lost.isEmpty()) {
@@ -207,25 +221,39 @@ final class RootGenerations {
      * {@code camdoop.daemon.spec.wait-ms} (a daemon that never answers, or one of a version that reports only once):
      * restarts without knowing, as before reports were awaited; a lost output is then found by the end check.
      */
-    private void awaitReports(RootedShuffles.Rooted r, Coord failed) {
+    private void awaitReports(RootedShuffles.Rooted r, Coord failed, long incarnation) {
         r.output = null;
-        r.locations.forget(r.locations.heldBy(shape.index(failed), r.spec.expectedAttempts()));
-        java.util.Set<Integer> waiting = new TreeSet<>();
+        r.locations.forget(r.locations.diedWith(shape.index(failed), incarnation, r.spec.expectedAttempts()));
+        r.awaitingReports = new TreeSet<>();
         int[] plannedWithout = r.spec.generation().failed();
         for (int s = 0; s < shape.size(); s++) {
-            // Every live server the generation started on (not the failed one, even if a new run of it is up: that
-            // run never had the START).
+            // Every live server the generation started on that has not reported.
             int server = s;
-            if (s != shape.index(failed) && views.current().isLive(s) && !r.locations.reported(s)
+            if (views.current().isLive(s) && !r.locations.reported(s)
                     && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == server)) {
-                waiting.add(s);
+                r.awaitingReports.add(s);
             }
         }
-        r.awaitingReports = waiting;
+        awaitLaterRun(r, shape.index(failed), incarnation);
+        java.util.Set<Integer> waiting = r.awaitingReports;
         LOG.info("server {} failed before it reported which map outputs of shuffle {} it held; waiting for the reports"
                 + " of {}", failed, r.spec.describe(), waiting.stream().map(shape::coord).toList());
         if (!decideOnReports(r, "server " + failed + " failed before its report")) {
             askAgainLater(r, r.spec, failed, StartAcks.RETRY_MS, 0);
+        }
+    }
+
+    /**
+     * A run of {@code server} that the generation may have used ended without a report that outlives it. If a later
+     * run of the server is up (the failure was news of an earlier run: the root may have planned before it heard of
+     * the later one, whose daemon then took the START), its report is awaited: it says what the server holds now,
+     * whichever run the START reached (asked again, the later run reports). Else the server is awaited no longer.
+     */
+    private void awaitLaterRun(RootedShuffles.Rooted r, int server, long run) {
+        if (!views.current().isLive(server)) {
+            r.awaitingReports.remove(server);
+        } else if (!r.locations.reportedAfter(server, run)) {
+            r.awaitingReports.add(server);
         }
     }
 
@@ -371,7 +399,7 @@ final class RootGenerations {
     private void run(RootedShuffles.Rooted r) {
         ShuffleSpec spec = r.spec;
         recent.proved(new ShuffleKey(spec.streamKey(), spec.partition()), r.proof);
-        r.locations.held(context.node().index(), spec.expectedAttempts(),
+        r.locations.held(context.node().index(), context.node().incarnation(), spec.expectedAttempts(),
                 MapOutputLocations.indicesHeld(context.catalog(), spec));
         launch.launch(spec, r.output);
     }

@@ -145,58 +145,59 @@ class FailureCleanupTest {
         }
     }
 
+    /** What else goes wrong while the root waits for the reports of a server that died before its own. */
+    enum WhileWaiting {
+        NOTHING,
+        /** Every daemon admits only STARTs with the reduce task's proof, and one is slow to take its START. */
+        A_SLOW_REPORTER_WITH_PROOFS,
+        /**
+         * The slow one is also named failed, in a run earlier than the one running, by a view that reaches the root
+         * as a restarted neighbour's would: the root planned before it heard of that later run.
+         */
+        A_STALE_FAILURE_OF_THE_SLOW_REPORTER
+    }
+
     /**
      * A server holding a map output dies before it reported what it holds (here it never took the START at all), so
      * nothing can have reached the reducer: the root waits for every other server's report, pauses for the output no
-     * live server holds, and resumes from the start with the map's new attempt; every record arrives once. With
-     * {@code askedAgain}, every daemon admits only STARTs with the reduce task's proof, and another server is slow to
-     * take its START (its check waits): the root must ask it again, by a START that still carries the proof.
+     * live server holds, and resumes from the start with the map's new attempt; every record arrives once. With a slow
+     * reporter, server 2,2,2 takes its first START only once the root asked it again: with proofs, by a START that
+     * still carries the proof; with a stale failure, the root still awaits its report and counts it (it paused for
+     * 2,2,2's output too when it took the news of an ended run for the end of the run that took the START).
      */
-    @org.junit.jupiter.params.ParameterizedTest(name = "a slow reporter asked again: {0}")
-    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
-    void aServerDyingBeforeItsReportPausesTheShuffleForTheOutputsNoLiveServerHolds(boolean askedAgain)
+    @org.junit.jupiter.params.ParameterizedTest(name = "while the root waits: {0}")
+    @org.junit.jupiter.params.provider.EnumSource(WhileWaiting.class)
+    void aServerDyingBeforeItsReportPausesTheShuffleForTheOutputsNoLiveServerHolds(WhileWaiting twist)
             throws Exception {
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
             TreeSet<String> attempts = write(torus);
             int dead = SHAPE.index(new Coord(1, 1, 1));
+            int slow = SHAPE.index(new Coord(2, 2, 2));
             torus.service(dead).halt("deaf from the start: it takes no START, so it reports nothing");
             StartProof proof = StartProof.NONE;
-            java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-            if (askedAgain) {
+            if (twist == WhileWaiting.A_SLOW_REPORTER_WITH_PROOFS) {
                 proof = new StartProof(new byte[] {1, 2, 3}, new byte[] {4, 5, 6});
                 for (int s = 0; s < SHAPE.size(); s++) {
                     torus.service(s).checkStartsWith((started, carried) -> carried.isNone()
                             ? "it carries no job token proof" : null);
                 }
-                java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
-                torus.service(SHAPE.index(new Coord(2, 2, 2))).checkStartsWith((started, carried) -> {
-                    if (carried.isNone()) {
-                        return "it carries no job token proof";
-                    }
-                    if (checks.incrementAndGet() == 1) {
-                        try { // the first START waits (its report with it) until the root asks again
-                            asked.await(20, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    } else {
-                        asked.countDown();
-                    }
-                    return null;
-                });
             }
+            java.util.concurrent.CountDownLatch asked = twist == WhileWaiting.NOTHING
+                    ? new java.util.concurrent.CountDownLatch(0) : slowToTakeItsStart(torus.service(slow),
+                    twist == WhileWaiting.A_SLOW_REPORTER_WITH_PROOFS);
             ShuffleSpec spec = new ShuffleSpec(23L, JOB, 0, 0, new Coord(0, 0, 0), ShuffleMode.NOAGG, TreeChoice.SIX,
                     attempts);
             RootStream root = torus.service(0).startShuffle(spec, proof);
+            if (twist == WhileWaiting.A_STALE_FAILURE_OF_THE_SLOW_REPORTER) {
+                sendStaleFailure(torus, slow, 0);
+            }
             torus.crash(dead);
             StreamItem n = root.next(Duration.ofSeconds(30));
             StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
             String lost = "attempt_1700000000000_0021_m_000013_0";
             assertEquals(java.util.List.of(lost), paused.lost());
-            if (askedAgain) {
-                assertEquals(0, asked.getCount(), "the slow server was not asked again");
-            }
+            assertEquals(0, asked.getCount(), "the slow server was not asked again");
             // Nothing of the aborted generation runs anywhere, the server asked again included.
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
             TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
@@ -212,6 +213,52 @@ class FailureCleanupTest {
             DaemonCounters.Snapshot totals = torus.service(0).counters().snapshot();
             assertEquals(1, totals.pauses(), "pauses");
         }
+    }
+
+    /**
+     * Makes {@code service} hold its first START (and the report it answers with) until the root asks it again with
+     * another; with {@code proofs}, it refuses STARTs without one. The latch opens on the second START.
+     */
+    private static java.util.concurrent.CountDownLatch slowToTakeItsStart(CamdoopService service, boolean proofs) {
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        service.checkStartsWith((started, carried) -> {
+            if (proofs && carried.isNone()) {
+                return "it carries no job token proof";
+            }
+            if (checks.incrementAndGet() == 1) {
+                try { // the first START waits (its report with it) until the root asks again
+                    asked.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            } else {
+                asked.countDown();
+            }
+            return null;
+        });
+        return asked;
+    }
+
+    /**
+     * Tells {@code to} what a neighbour of a daemon that restarted tells it (VIEW): {@code server}'s running daemon
+     * came up on a link, and the run before it failed (old news everywhere else).
+     */
+    private static void sendStaleFailure(EmbeddedTorus torus, int server, int to) {
+        Coord at = SHAPE.coord(server);
+        int neighbour = SHAPE.index(new Coord(at.x(), at.y(), (at.z() + 1) % SHAPE.dim(2)));
+        long run = torus.node(server).incarnation();
+        org.camdoop.shuffle.service.net.MembershipMessages.View view =
+                new org.camdoop.shuffle.service.net.MembershipMessages.View(false,
+                        java.util.List.of(new org.camdoop.shuffle.service.net.MembershipMessages.ServerRun(server,
+                                run - 1)),
+                        java.util.List.of(),
+                        java.util.List.of(new org.camdoop.shuffle.service.net.MembershipMessages.LinkRuns(server, run,
+                                neighbour, torus.node(neighbour).incarnation())));
+        torus.node(neighbour).sendService(SHAPE.coord(to),
+                new org.camdoop.torus.transport.wire.StreamId(0, 0, ControlTrees.CONTROL, neighbour),
+                io.netty.buffer.Unpooled.wrappedBuffer(
+                        org.camdoop.shuffle.service.net.MembershipMessages.view(view)));
     }
 
     /** The records every map wrote, as "word=count" in the reducer's order (noagg: each map's records apart). */

@@ -37,6 +37,8 @@ import org.camdoop.torus.trees.TreeChoice;
  * 11 HELD  i64 streamKey; i32 partition; vint n (0..2^18); n x vint index, ascending, into the START's sorted map
  *          attempts   -- the map outputs of the shuffle this daemon holds, none if n = 0 (to the root, for every
  *          START accepted, a repeated one too)
+ *          [vlong run (&gt; 0)]  -- the reporting daemon's incarnation; absent from daemons before 2026-11-27's
+ *          seventeenth session (read as 0: not known)
  * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
  * 6 SERVER_DOWN, 8 LINK_CUT, 9 LINK_UP, 10 VIEW: the failure views, laid out in {@link MembershipMessages}
  * </pre>
@@ -127,7 +129,10 @@ public final class ShuffleMessages {
      * The map outputs of a shuffle a daemon holds: {@code indices} into the START's map attempts in their sorted order,
      * ascending. Its root learns from it which outputs die with which server (recovery.md, lost map outputs).
      */
-    public record Held(long streamKey, int partition, int[] indices) implements Message {
+    public record Held(long streamKey, int partition, int[] indices, long run) implements Message {
+        /** {@link #run} of a report that does not say which run of its daemon sent it (an earlier version's). */
+        public static final long UNKNOWN_RUN = 0;
+
         public Held {
             indices = indices.clone();
         }
@@ -138,7 +143,11 @@ public final class ShuffleMessages {
         }
     }
 
-    public static byte[] held(long streamKey, int partition, int[] indices) {
+    /** HELD from run {@code run} (its daemon's incarnation, &gt; 0) of the reporting daemon. */
+    public static byte[] held(long streamKey, int partition, int[] indices, long run) {
+        if (run <= Held.UNKNOWN_RUN) {
+            throw new IllegalArgumentException("a HELD report names the run of its daemon, not " + run);
+        }
         return write(out -> {
             out.writeByte(HELD);
             out.writeLong(streamKey);
@@ -147,6 +156,7 @@ public final class ShuffleMessages {
             for (int i : indices) {
                 WritableUtils.writeVInt(out, i);
             }
+            WritableUtils.writeVLong(out, run);
         });
     }
 
@@ -167,7 +177,15 @@ public final class ShuffleMessages {
                         + ", " + indices[i]);
             }
         }
-        return new Held(streamKey, partition, indices);
+        // The run came later than the rest: an earlier version's report ends before it.
+        long run = Held.UNKNOWN_RUN;
+        if (in.available() > 0) {
+            run = WritableUtils.readVLong(in);
+            if (run <= Held.UNKNOWN_RUN) {
+                throw new IllegalArgumentException("held report names run " + run + " of its daemon");
+            }
+        }
+        return new Held(streamKey, partition, indices, run);
     }
 
     public static byte[] abort(long streamKey, int partition, String reason) {

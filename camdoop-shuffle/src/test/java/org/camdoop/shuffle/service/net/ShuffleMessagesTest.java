@@ -144,24 +144,38 @@ class ShuffleMessagesTest {
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(negative)).getMessage());
     }
 
-    /** HELD names map outputs by their index in the START's sorted attempts; none is a report too; a count or order that lies is refused. */
+    /**
+     * HELD names map outputs by their index in the START's sorted attempts, and the run of the daemon reporting; none
+     * is a report too; a count or order that lies is refused; an earlier version's report, without the run, is read.
+     */
     @Test
     void heldRoundTripsEvenEmptyAndAnUnorderedOrOverlongListIsRefused() {
-        byte[] bytes = ShuffleMessages.held(-42L, 3, new int[] {0, 5, 300});
+        byte[] bytes = ShuffleMessages.held(-42L, 3, new int[] {0, 5, 300}, 1_700_000_000_123L);
         ShuffleMessages.Held h = (ShuffleMessages.Held) ShuffleMessages.decode(bytes);
-        assertEquals(List.of(-42L, 3L), List.of(h.streamKey(), (long) h.partition()));
+        assertEquals(List.of(-42L, 3L, 1_700_000_000_123L), List.of(h.streamKey(), (long) h.partition(), h.run()));
         assertEquals("[0, 5, 300]", java.util.Arrays.toString(h.indices()));
         assertEquals("held map output indices not ascending: 5, 5", assertThrows(IllegalArgumentException.class,
-                () -> ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[] {5, 5}))).getMessage());
+                () -> ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[] {5, 5}, 7))).getMessage());
         // A daemon holding none of the outputs reports that too.
         assertArrayEquals(new int[0],
-                ((ShuffleMessages.Held) ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[0]))).indices());
-        byte[] claims = ShuffleMessages.held(1L, 0, new int[] {1});
-        claims[13] = 100; // the count: 100 indices announced, 1 byte of them left
-        assertEquals("held map output count 100 with 1 bytes left", assertThrows(IllegalArgumentException.class,
+                ((ShuffleMessages.Held) ShuffleMessages.decode(ShuffleMessages.held(1L, 0, new int[0], 7))).indices());
+        byte[] claims = ShuffleMessages.held(1L, 0, new int[] {1}, 7);
+        claims[13] = 100; // the count: 100 indices announced, 2 bytes (an index and the run) left
+        assertEquals("held map output count 100 with 2 bytes left", assertThrows(IllegalArgumentException.class,
                 () -> ShuffleMessages.decode(claims)).getMessage());
-        byte[] past = ShuffleMessages.held(1L, 0, new int[] {1 << 18});
+        byte[] past = ShuffleMessages.held(1L, 0, new int[] {1 << 18}, 7);
         assertEquals("service message names held map output index 262144 (0..262143)", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(past)).getMessage());
+        // Before the run was added, a report ended after its indices.
+        byte[] older = java.util.Arrays.copyOf(bytes, bytes.length - 7); // 1_700_000_000_123 is a 7-byte vlong
+        ShuffleMessages.Held old = (ShuffleMessages.Held) ShuffleMessages.decode(older);
+        assertEquals(ShuffleMessages.Held.UNKNOWN_RUN, old.run());
+        assertEquals("[0, 5, 300]", java.util.Arrays.toString(old.indices()));
+        byte[] zeroRun = ShuffleMessages.held(1L, 0, new int[0], 7);
+        zeroRun[zeroRun.length - 1] = 0;
+        assertEquals("held report names run 0 of its daemon", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(zeroRun)).getMessage());
+        assertEquals("a HELD report names the run of its daemon, not 0", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.held(1L, 0, new int[0], 0)).getMessage());
     }
 }
