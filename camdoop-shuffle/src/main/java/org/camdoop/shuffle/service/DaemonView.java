@@ -31,7 +31,8 @@ import org.camdoop.torus.transport.wire.StreamId;
  * failures its root named (never the cuts), the same on every daemon.
  *
  * <p>It also keeps the views in step. Cuts and links that come up flood the torus one hop at a time, each daemon
- * passing on only what changed its view; a link that comes up also carries this daemon's whole view to the neighbour
+ * passing on what changed its view (and a later run on a link whose end failed or which was cut, which may change
+ * another daemon's); a link that comes up also carries this daemon's whole view to the neighbour
  * (VIEW), so a restarted daemon learns the failures and cuts it missed while it was down, and its neighbours learn,
  * from the larger incarnation its handshake proved, that it rejoined (docs/recovery.md, "Rejoin").
  *
@@ -142,55 +143,78 @@ final class DaemonView {
      */
     Membership.Failure markFailed(ServerRun r) {
         Membership.Failure f;
-        java.util.Optional<LinkRuns> later = java.util.Optional.empty();
+        List<LinkRuns> later = List.of();
         synchronized (this) {
             f = membership.failed(r);
             if (f == Membership.Failure.OUT) {
                 install();
             } else if (f == Membership.Failure.LATER_RUN_LIVE) {
-                later = membership.latestUp(r.server());
+                later = membership.upsAfter(r);
             }
         }
-        later.ifPresent(up -> flood(MembershipMessages.linkUp(up)));
+        later.forEach(up -> flood(MembershipMessages.linkUp(up)));
         return f;
     }
 
     /**
      * Routes around {@code link} from now on: detected here (it stayed down for half the failure timeout) or told by
-     * a peer (LINK_CUT, VIEW). The first time, tells its live neighbours over their own links, which then do the same:
-     * the cut floods the torus one hop at a time, a message per daemon and link, and reaches every daemon still
-     * connected whatever the other daemons' routes (a message routed several hops could be sent back across the cut
-     * link by a daemon that does not know of it yet, and die there; telling every daemon directly from every daemon
-     * cost 700 routed messages per cut, and made the fault campaign half as slow again). The view a shuffle is planned
-     * on does not change: its edges across the link just take a longer path.
+     * a peer (LINK_CUT, VIEW). The first time (or naming a later run of an end), tells its live neighbours over their
+     * own links, which then do the same: the cut floods the torus one hop at a time, a message per daemon and link,
+     * and reaches every daemon still connected whatever the other daemons' routes (a message routed several hops could
+     * be sent back across the cut link by a daemon that does not know of it yet, and die there; telling every daemon
+     * directly from every daemon cost 700 routed messages per cut, and made the fault campaign half as slow again). The
+     * view a shuffle is planned on does not change: its edges across the link just take a longer path.
      */
     void cutLink(LinkRuns link) {
+        boolean news;
+        boolean changed;
         synchronized (this) {
-            if (!membership.cut(link)) {
-                return;
+            news = membership.isLaterCut(link);
+            changed = membership.cut(link);
+            if (changed) {
+                install();
             }
-            install();
         }
-        LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(link.a()), shape.coord(link.b()));
-        flood(MembershipMessages.linkCut(link));
+        if (changed) {
+            LOG.warn("the link between {} and {} is cut: routing around it", shape.coord(link.a()),
+                    shape.coord(link.b()));
+        }
+        if (news) { // changed implies news: a cut only takes a link out when its record grows
+            // A later cut that changes nothing here (an older one stands, its up not heard yet) still changes the
+            // view of a daemon that heard that up: passed on too, so views do not depend on the order of reports.
+            flood(MembershipMessages.linkCut(link));
+        }
     }
 
     /**
      * {@code link} came up (here, or as a peer told with LINK_UP or VIEW). If that brings a failed server back (a later
-     * run of its daemon connected) or lifts a cut, the view changes and the news floods the torus as cuts do.
+     * run of its daemon connected) or lifts a cut, the view changes and the news floods the torus as cuts do; so does
+     * a later run on a link whose end failed or which was cut, even where it changes nothing
+     * ({@link Membership#isLiftingNews}).
      */
     void linkCameUp(LinkRuns link) {
         boolean rejoinedA;
         boolean rejoinedB;
+        boolean news;
+        boolean changed;
         synchronized (this) {
             boolean failedA = membership.isFailed(link.a());
             boolean failedB = membership.isFailed(link.b());
-            if (!membership.up(link)) {
-                return;
+            news = membership.isLiftingNews(link);
+            changed = membership.up(link);
+            if (changed) {
+                install();
             }
             rejoinedA = failedA && !membership.isFailed(link.a());
             rejoinedB = failedB && !membership.isFailed(link.b());
-            install();
+        }
+        if (!changed) {
+            if (news) {
+                // Changes nothing here (another link showed the rejoin first), but a daemon that heard a cut of this
+                // link late, or missed the rejoin, needs it: views must not depend on the order of the reports.
+                flood(MembershipMessages.linkUp(link));
+            }
+            return;
         }
         if (rejoinedA) {
             counters.rejoined();

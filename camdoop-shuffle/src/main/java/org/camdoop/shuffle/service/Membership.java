@@ -85,10 +85,21 @@ final class Membership {
         return isFailed(s) ? (was ? Failure.KNOWN : Failure.OUT) : Failure.LATER_RUN_LIVE;
     }
 
-    /** The link record showing the latest run of {@code s} known to have connected, if any. */
-    java.util.Optional<LinkRuns> latestUp(int s) {
-        return ups.values().stream().filter(u -> u.a() == s || u.b() == s)
-                .max(java.util.Comparator.comparingLong(u -> u.a() == s ? u.aIncarnation() : u.bIncarnation()));
+    /**
+     * The records of the links on which a run of {@code r}'s server later than {@code r} connected (at most one per
+     * link of the server): what shows a daemon that took {@code r}'s end for news that the server is back.
+     */
+    List<LinkRuns> upsAfter(ServerRun r) {
+        int s = r.server();
+        return ups.values().stream().filter(u -> (u.a() == s ? u.aIncarnation() : u.b() == s ? u.bIncarnation() : 0)
+                > r.incarnation()).toList();
+    }
+
+    /** Whether the cut of {@code link} names a later run of either end than any cut of that link known here. */
+    boolean isLaterCut(LinkRuns link) {
+        LinkRuns l = link.ordered();
+        LinkRuns known = cuts.get(key(l.a(), l.b()));
+        return known == null || l.aIncarnation() > known.aIncarnation() || l.bIncarnation() > known.bIncarnation();
     }
 
     /** The link was cut between these runs. True if this takes the link out of the view. */
@@ -112,6 +123,19 @@ final class Membership {
         aliveAt[l.a()] = Math.max(aliveAt[l.a()], l.aIncarnation());
         aliveAt[l.b()] = Math.max(aliveAt[l.b()], l.bIncarnation());
         return (failedA && !isFailed(l.a())) || (failedB && !isFailed(l.b())) || (wasCut && !isCut(l.a(), l.b()));
+    }
+
+    /**
+     * Whether the up of {@code link} would tell this daemon of a later run of either end than it knew for that link,
+     * where a failure or a cut of it is on record: news that may lift a cut or a failure at a daemon that missed
+     * something, even where it changes nothing here.
+     */
+    boolean isLiftingNews(LinkRuns link) {
+        LinkRuns l = link.ordered();
+        LinkRuns known = ups.get(key(l.a(), l.b()));
+        boolean later = known == null || l.aIncarnation() > known.aIncarnation()
+                || l.bIncarnation() > known.bIncarnation();
+        return later && (cuts.containsKey(key(l.a(), l.b())) || failedAt[l.a()] != NONE || failedAt[l.b()] != NONE);
     }
 
     /** {@code base} (the vacant coordinates) with this state's failed servers and cut links. */

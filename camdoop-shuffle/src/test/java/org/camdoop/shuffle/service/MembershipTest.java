@@ -51,8 +51,36 @@ class MembershipTest {
         assertEquals(Membership.Failure.LATER_RUN_LIVE, m.failed(new ServerRun(R, 10)),
                 "the earlier run's end is news (its work must be redone), but the server stays in");
         assertFalse(m.isFailed(R));
-        assertEquals(new LinkRuns(3, 6, R, 20), m.latestUp(R).orElseThrow(), "the record to pass on");
+        assertEquals(List.of(new LinkRuns(3, 6, R, 20).ordered()), m.upsAfter(new ServerRun(R, 10)),
+                "the record to pass on");
         assertEquals(Membership.Failure.KNOWN, m.failed(new ServerRun(R, 10)));
+    }
+
+    /**
+     * What a daemon passes on although it changes nothing of its own view: the up of a later run on a link whose end
+     * failed (another link showed the rejoin first; a daemon that heard a cut of this link late needs it), and a cut
+     * naming a later run than the cut it knows (a daemon that heard the up in between needs it). Nothing else: a
+     * torus's start floods no ups, and a record already known is not news again.
+     */
+    @Test
+    void upsOfLaterRunsAfterAFailureAndLaterCutsArePassedOnOnce() {
+        Membership m = fresh();
+        assertFalse(m.isLiftingNews(new LinkRuns(1, 5, R, 10)), "no failure or cut on record: a start floods nothing");
+        m.up(new LinkRuns(1, 5, R, 10));
+        m.up(new LinkRuns(3, 6, R, 10));
+        m.failed(new ServerRun(R, 10));
+        assertTrue(m.up(new LinkRuns(1, 5, R, 20)), "the rejoin itself changes the view");
+        assertTrue(m.isLiftingNews(new LinkRuns(3, 6, R, 20)), "a later run on another of its links");
+        assertFalse(m.up(new LinkRuns(3, 6, R, 20)), "changes nothing here");
+        assertFalse(m.isLiftingNews(new LinkRuns(3, 6, R, 20)), "once known, not passed on again");
+        assertFalse(m.isLiftingNews(new LinkRuns(3, 6, R, 10)), "an earlier record is no news");
+
+        assertTrue(m.isLaterCut(new LinkRuns(5, 7, R, 10)));
+        assertTrue(m.cut(new LinkRuns(5, 7, R, 10)));
+        assertFalse(m.isLaterCut(new LinkRuns(5, 7, R, 10)));
+        assertTrue(m.isLaterCut(new LinkRuns(5, 7, R, 20)), "the same link cut again under the later run");
+        assertFalse(m.cut(new LinkRuns(5, 7, R, 20)), "changes nothing where the first cut stands");
+        assertFalse(m.isLaterCut(new LinkRuns(5, 7, R, 20)));
     }
 
     @Test

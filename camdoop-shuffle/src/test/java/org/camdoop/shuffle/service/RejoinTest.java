@@ -54,7 +54,11 @@ class RejoinTest {
                 TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, "8192",
                 TransportConfig.FAILURE_TIMEOUT_MS, "200",
                 // Neighbours redial a dead daemon every 100 ms at most, so they find the new run at once.
-                TransportConfig.RECONNECT_MAX_MS, "100"));
+                TransportConfig.RECONNECT_MAX_MS, "100",
+                // Links that stood this long are probed at once by their accepting end when they drop, and redialled
+                // after this long by the other, so a crash soon after
+                // the torus started is declared within a round trip, as on a cluster whose links stood for long.
+                TransportConfig.RECONNECT_INITIAL_MS, "10"));
     }
 
     @Test

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * as soon as before, and a cut cable or a broken connection between two live servers no longer takes either out of
  * the torus.
  *
+ * <p>Most deaths are declared sooner: a killed daemon's host refuses the bare dial the accepting end of a dropped link
+ * makes at once, and the dialling end's redial ({@link #refused}); the first declaration reaches every daemon. A
+ * neighbour already out of the view when half the timeout passes is neither cut nor probed ({@link Phase#OUT}).
+ *
  * <p>An orderly close (this node or the peer shutting down, or the whole cluster going down) is logged as such rather
  * than as an incident. Owned by the node's event loop.
  */
@@ -46,7 +50,13 @@ final class FailureDetector {
         /** Routed around, asked whether it is alive; no answer yet. */
         PROBING,
         /** Answered around the cut link: alive, not to be declared failed. */
-        ANSWERED
+        ANSWERED,
+        /**
+         * Out of the view at half the timeout (declared failed elsewhere): nothing to report while it stays out. If a
+         * later run rejoins through other links while this one is still down, the link is suspected afresh
+         * ({@link #viewChanged}).
+         */
+        OUT
     }
 
     private static final class Suspect {
@@ -75,6 +85,8 @@ final class FailureDetector {
     private final long halfNanos;
     private final List<TransportListener> listeners;
     private final Actions actions;
+    /** Whether a server is out of the node's failure view: some daemon declared its latest known run failed. */
+    private final java.util.function.IntPredicate outOfView;
     private final Map<Integer, Suspect> suspects = new HashMap<>();
     /** Per neighbour, the run of its daemon this node last declared failed (a run is declared once). */
     private final Map<Integer, Long> declared = new HashMap<>();
@@ -82,7 +94,8 @@ final class FailureDetector {
     private boolean clusterShuttingDown;
 
     FailureDetector(TorusShape shape, int self, EventLoop loop, long timeoutNanos, List<TransportListener> listeners,
-            Actions actions) {
+            Actions actions, java.util.function.IntPredicate outOfView) {
+        this.outOfView = outOfView;
         this.shape = shape;
         this.self = self;
         this.loop = loop;
@@ -152,9 +165,12 @@ final class FailureDetector {
         if (clusterShuttingDown || run == 0 || !declare(link.peer(), run)) {
             return;
         }
-        Suspect s = suspects.remove(link.peer());
+        Suspect s = suspects.get(link.peer());
         if (s != null) {
+            // Kept, out of the view: if a later run rejoins through other links while this one stays down, the link
+            // is suspected afresh (viewChanged).
             s.cancel();
+            s.phase = Phase.OUT;
         }
         LOG.warn("server {} refuses connections: its daemon (incarnation {}) is gone, declared failed", shape.coord(
                 link.peer()), run);
@@ -169,7 +185,8 @@ final class FailureDetector {
 
     /**
      * A probe's answer came from {@code server}'s daemon at {@code incarnation}: if its link is cut, it is alive behind
-     * it; if the answer comes from a later run than the one whose link went down, that run is dead: declared failed.
+     * it; if the answer comes from a later run than the one whose link went down, that run is dead: declared failed,
+     * unless it was already (its dial refused), and then the later run is alive behind the cut link.
      */
     void answered(int server, long incarnation) {
         Suspect s = suspects.get(server);
@@ -177,10 +194,9 @@ final class FailureDetector {
             return;
         }
         long suspected = s.link.peerIncarnation();
-        if (suspected > 0 && incarnation != suspected) {
+        if (suspected > 0 && incarnation != suspected && declare(server, suspected)) {
             s.cancel();
             suspects.remove(server);
-            declare(server, suspected);
             LOG.warn("server {} answers around the cut link {} from {} as another run of its daemon (incarnation {},"
                     + " was {}): the earlier run is declared failed", shape.coord(server), s.link.port().label(),
                     shape.coord(self), incarnation, suspected);
@@ -198,6 +214,15 @@ final class FailureDetector {
             return;
         }
         int peer = s.link.peer();
+        if (outOfView.test(peer)) {
+            // Declared failed meanwhile (by a neighbour whose dial it refused, usually): its latest known run, so the
+            // one this link last connected to, is out of every route. A cut of the link to that run is no news, and
+            // one that reached a daemon after the server rejoined could keep a healthy link cut there.
+            s.phase = Phase.OUT;
+            LOG.info("link {} from {} to {} still down; {} is declared failed already", s.link.port().label(),
+                    shape.coord(self), shape.coord(peer), shape.coord(peer));
+            return;
+        }
         s.phase = Phase.PROBING;
         LOG.warn("link {} from {} to {} down for half the failure timeout: routing around it and asking {} whether it"
                 + " is alive", s.link.port().label(), shape.coord(self), shape.coord(peer), shape.coord(peer));
@@ -206,6 +231,23 @@ final class FailureDetector {
         long every = Math.max(1, halfNanos / PROBES_PER_HALF);
         s.probes = loop.scheduleAtFixedRate(() -> actions.probe(peer), 0, every, TimeUnit.NANOSECONDS);
         s.timer = loop.schedule(() -> declareIfSilent(s), halfNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The node's failure view changed: a neighbour taken {@link Phase#OUT} that is back in the view (a later run of
+     * its daemon rejoined through other links) while its link to this node is still down is suspected afresh, and
+     * dialled now if this side dials (its backoff may have grown to more than the timeout while the neighbour was
+     * dead; a rejoined daemon dials its other neighbours as it starts). If the link is still down a whole failure
+     * timeout later, it is cut as any other: the cable may be broken.
+     */
+    void viewChanged() {
+        for (Suspect s : suspects.values()) {
+            if (s.phase == Phase.OUT && !outOfView.test(s.link.peer()) && !s.link.isUp()) {
+                s.phase = Phase.SUSPECTED;
+                s.link.start();
+                s.timer = loop.schedule(() -> routeAround(s), 2 * halfNanos, TimeUnit.NANOSECONDS);
+            }
+        }
     }
 
     private void declareIfSilent(Suspect s) {

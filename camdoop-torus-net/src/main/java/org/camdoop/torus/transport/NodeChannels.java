@@ -3,6 +3,7 @@ package org.camdoop.torus.transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
@@ -20,7 +21,8 @@ import org.camdoop.torus.transport.link.Transports;
 /**
  * The Netty side of one node's links: a bootstrap that dials a neighbour, and the listening channel that accepts the
  * others, both on the node's event loop and with the same pipeline ({@link LinkPipeline}), socket options and write
- * buffer marks. Built once by {@link TorusNode}.
+ * buffer marks; and a bare bootstrap with which the accepting side of a link sees whether a neighbour still listens.
+ * Built once by {@link TorusNode}.
  */
 final class NodeChannels {
 
@@ -56,6 +58,9 @@ final class NodeChannels {
         return topology.inJvm() ? Transports.LOCAL : Transports.socket(config.nativeTransport());
     }
 
+    /** A probe that gets no answer within this long proves nothing: a host that is down or a cable times out. */
+    private static final int PROBE_CONNECT_TIMEOUT_MS = 5_000;
+
     /** A bootstrap that dials {@code peer}, expecting it to prove it is that neighbour. */
     Bootstrap dialer(int peer) {
         Bootstrap dial = new Bootstrap().group(loop).channel(kind.channelClass())
@@ -66,6 +71,27 @@ final class NodeChannels {
             dial.option(ChannelOption.TCP_NODELAY, true);
         }
         return dial;
+    }
+
+    /**
+     * A bootstrap that only connects, with nothing in the pipeline: the side of a link that accepts uses it once its
+     * connection drops, to see whether anything still listens at the neighbour's address (Link#checkPeerListens).
+     */
+    Bootstrap prober() {
+        return new Bootstrap().group(loop).channel(kind.channelClass())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, PROBE_CONNECT_TIMEOUT_MS)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        // The connection is closed as soon as it is made; a reset meanwhile is no incident.
+                        ch.pipeline().addLast(new io.netty.channel.ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void exceptionCaught(io.netty.channel.ChannelHandlerContext ctx, Throwable cause) {
+                                ctx.close();
+                            }
+                        });
+                    }
+                });
     }
 
     /** Binds {@code address} and accepts links from any neighbour that proves itself; waits for the bind. */

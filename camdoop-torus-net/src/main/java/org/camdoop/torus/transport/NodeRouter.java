@@ -42,7 +42,6 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     private final int self;
     private final EventLoop loop;
     final List<TransportListener> listeners = new CopyOnWriteArrayList<>();
-
     private final Link[] links = new Link[Port.values().length];
     private final Map<StreamId, OutboundStream> outbound = new HashMap<>();
     private final Map<StreamId, InboundStream> inbound = new HashMap<>();
@@ -77,7 +76,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     public void probe(int peer) {
                         services.probe(peer);
                     }
-                });
+                }, peer -> routes.table().view().isFailed(peer));
         this.services = new ServiceMessages(shape, self, incarnation, this::nextLink, failures::answered);
         this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
         this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,
@@ -185,6 +184,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         RoutingTable before = routes.table();
         routes.install(view);
         resendRerouted(before);
+        failures.viewChanged();
     }
 
     /** Whether this node routes around its link to neighbour {@code peer}. */

@@ -69,9 +69,12 @@ final class NodeRoutes {
         return true;
     }
 
-    /** Whether this node routes around its link to neighbour {@code peer} (by its own detection or by the view). */
+    /**
+     * Whether every route avoids this node's link to neighbour {@code peer}: cut (by its own detection or by the view),
+     * or the peer is out of the view.
+     */
     boolean avoids(int peer) {
-        return table.view().isCut(self, peer);
+        return !table.view().canCross(self, peer);
     }
 
     /** Whether the path from {@code from} to {@code to} differs between two tables (unreachable in either: yes). */

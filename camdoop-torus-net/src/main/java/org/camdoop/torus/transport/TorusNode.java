@@ -1,5 +1,6 @@
 package org.camdoop.torus.transport;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -84,8 +85,9 @@ public final class TorusNode implements AutoCloseable {
             int peer = shape.neighbour(self, p);
             TokenBucket bucket = config.shapingBytesPerSecond() > 0
                     ? new TokenBucket(nanoClock, config.shapingBytesPerSecond(), config.shapingBurstBytes()) : null;
-            router.addLink(new Link(p, self, peer, self < peer ? channels.dialer(peer) : null, topology.address(peer),
-                    loop, new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
+            Bootstrap connector = self < peer ? channels.dialer(peer) : channels.prober();
+            router.addLink(new Link(p, self, peer, connector, topology.address(peer), loop,
+                    new LinkScheduler(config.segmentBytes(), this::jobWeight), bucket,
                     new ReconnectBackoff(config.reconnectInitialNanos(), config.reconnectMaxNanos()), router, transit,
                     config.serviceQueueMaxBytes()));
         }

@@ -28,6 +28,9 @@ class FailureDetectorTest {
     private final EmbeddedChannel loop = new EmbeddedChannel();
     private final List<String> declared = new ArrayList<>();
     private final List<Integer> probed = new ArrayList<>();
+    private final List<String> cut = new ArrayList<>();
+    /** The servers out of the node's failure view (declared failed, here or by another daemon). */
+    private final java.util.Set<Integer> outOfView = new java.util.HashSet<>();
     private final FailureDetector detector;
     private final Link link;
 
@@ -38,6 +41,11 @@ class FailureDetectorTest {
             public void serverFailed(Coord server, long incarnation) {
                 declared.add(server + "@" + incarnation);
             }
+
+            @Override
+            public void linkCut(Port port, Coord peer, long peerIncarnation) {
+                cut.add(peer + "@" + peerIncarnation);
+            }
         }), new FailureDetector.Actions() {
             @Override
             public void routeAround(Link l) {
@@ -47,7 +55,7 @@ class FailureDetectorTest {
             public void probe(int peer) {
                 probed.add(peer);
             }
-        });
+        }, outOfView::contains);
         link = new Link(Port.PLUS_X, 0, 1, null, null, loop.eventLoop(), new LinkScheduler(1024, job -> 1), null,
                 new ReconnectBackoff(1_000_000, 10_000_000), new Link.Listener() {
                     @Override
@@ -132,5 +140,68 @@ class FailureDetectorTest {
         loop.runScheduledPendingTasks();
         detector.answered(1, 12);
         assertEquals(List.of("1,0,0@10", "1,0,0@11"), declared, "another run answered: run 11 is declared at once");
+    }
+
+    @Test
+    void aLinkStillDownWhenItsServerWasDeclaredFailedElsewhereIsNeitherCutNorProbed() {
+        connect(10);
+        disconnect();
+        outOfView.add(1); // another neighbour's dial was refused: run 10 is out of the view
+        loop.advanceTimeBy(TIMEOUT_NANOS / 2 + 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        loop.advanceTimeBy(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut, "a cut of the link to a run out of the view is no news");
+        assertEquals(List.of(), probed);
+        assertEquals(List.of(), declared, "declared by the other neighbour, not again here");
+
+        // A later run rejoins through its other links, and this link stays down (a broken cable): cut as any other.
+        outOfView.clear();
+        detector.viewChanged();
+        loop.advanceTimeBy(TIMEOUT_NANOS - 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut, "a redial has the whole timeout from the rejoin to bring the link up");
+        loop.advanceTimeBy(2, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), cut, "cut until a later run connects across it");
+        assertEquals(List.of(1), probed.subList(0, 1), "and the neighbour asked around it");
+    }
+
+    @Test
+    void aLinkThatComesBackToTheRejoinedRunIsNotCut() {
+        connect(10);
+        disconnect();
+        outOfView.add(1);
+        loop.advanceTimeBy(TIMEOUT_NANOS / 2 + 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        outOfView.clear();
+        detector.viewChanged();
+        connect(11);
+        loop.advanceTimeBy(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut);
+        assertEquals(List.of("1,0,0@10"), declared, "run 10 replaced by run 11 on this link: declared at once");
+    }
+
+    @Test
+    void aNeighbourDeclaredByARefusedDialIsStillCutWhenItRejoinsBehindABrokenLink() {
+        connect(10);
+        disconnect();
+        detector.down(link, Link.REASON_REFUSED);
+        assertEquals(List.of("1,0,0@10"), declared, "refused: declared at once");
+        outOfView.add(1);
+        loop.advanceTimeBy(2 * TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of(), cut, "out of the view: no cut");
+
+        outOfView.clear(); // run 11 rejoined through its other links; this one stays down
+        detector.viewChanged();
+        loop.advanceTimeBy(TIMEOUT_NANOS + 1, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), cut, "still down a timeout after the rejoin: cut");
+        detector.answered(1, 11);
+        loop.advanceTimeBy(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(List.of("1,0,0@10"), declared, "run 11 answers around the cut link: alive, and run 10 not again");
     }
 }

@@ -66,24 +66,41 @@ class TcpLinkTest {
         }
     }
 
+    /** A dials B (lower index): it redials at once when the link drops, is refused, and declares B then. */
     @Test
     void aCrashedNeighbourIsRefusedAndDeclaredFailedLongBeforeTheFailureTimeout() throws Exception {
-        TorusShape shape = new TorusShape(3, 1, 1);
-        Topology topo = Nodes.loopback(shape);
+        crashAndAwaitDeclaration(B, A, Port.PLUS_X);
+    }
+
+    /**
+     * B never dials A (A has the lower index): once the connection drops, B dials A's address once, bare, is refused,
+     * and declares A then.
+     */
+    @Test
+    void aCrashedNeighbourThatDialledUsIsDeclaredFailedLongBeforeTheFailureTimeout() throws Exception {
+        crashAndAwaitDeclaration(A, B, Port.MINUS_X);
+    }
+
+    /**
+     * Crashes {@code victim} (as kill -9: it stops listening, then its connections close) once its link to
+     * {@code watcher} is up on {@code watcher}'s {@code port}, and expects {@code watcher} to declare it failed within
+     * 10 s, with a failure timeout of a minute.
+     */
+    private static void crashAndAwaitDeclaration(Coord victim, Coord watcher, Port port) throws Exception {
+        Topology topo = Nodes.loopback(new TorusShape(3, 1, 1));
         TransportConfig config = Nodes.config("s", TransportConfig.FAILURE_TIMEOUT_MS, "60000");
         BlockingQueue<String> failed = new LinkedBlockingQueue<>();
-        try (TorusNode a = TorusNode.start(config, topo, A); TorusNode b = TorusNode.start(config, topo, B)) {
-            a.addListener(new TransportListener() {
+        try (TorusNode v = TorusNode.start(config, topo, victim);
+                TorusNode w = TorusNode.start(config, topo, watcher)) {
+            w.addListener(new TransportListener() {
                 @Override
                 public void serverFailed(Coord server, long incarnation) {
                     failed.add(server.toString());
                 }
             });
-            Nodes.await(Nodes.linkUp(a, Port.PLUS_X), 10_000, "A-B up");
-            b.crash(); // as kill -9: B stops listening, then its connections close
-            // A dials B (lower index), is refused at its next redial (20 ms), and declares it then; its failure timeout
-            // is a minute.
-            assertEquals(B.toString(), Nodes.next(failed, 10_000, "B declared failed"));
+            Nodes.await(Nodes.linkUp(w, port), 10_000, "link " + watcher + " - " + victim + " up");
+            v.crash();
+            assertEquals(victim.toString(), Nodes.next(failed, 10_000, victim + " declared failed"));
         }
     }
 

@@ -25,7 +25,8 @@ public final class PrometheusText {
             b.append("camdoop_link_up{").append(linkLabels(self, l)).append("} ").append(l.up() ? 1 : 0).append('\n');
         }
         metric(b, "camdoop_link_routed_around", "gauge", "1 if every route avoids the torus link (it was down for half"
-                + " the failure timeout; unused until a new run of an end's daemon connects across it), else 0");
+                + " the failure timeout, and is unused until a new run of an end's daemon connects across it; or the"
+                + " neighbour is declared failed), else 0");
         for (LinkState l : s.links()) {
             b.append("camdoop_link_routed_around{").append(linkLabels(self, l)).append("} ")
                     .append(l.routedAround() ? 1 : 0).append('\n');

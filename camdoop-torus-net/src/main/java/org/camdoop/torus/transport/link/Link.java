@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The link to one torus neighbour: its connection state machine, its scheduler and its send loop. The server with the
- * lower index dials (and redials with backoff); the other accepts. Only the owning node's event loop touches it.
+ * lower index dials (and redials with backoff); the other accepts, and once a connection drops checks that the
+ * neighbour still listens. Only the owning node's event loop touches it.
  */
 public final class Link {
 
@@ -55,7 +56,10 @@ public final class Link {
     private final Port port;
     private final int peer;
     private final int self;
-    private final Bootstrap dialer;
+    /** Dials the peer: the link's own bootstrap where this side dials, a bare one where it accepts; null in tests. */
+    private final Bootstrap connector;
+    /** Whether this side dials (the lower index) rather than accepts. */
+    private final boolean dials;
     private final SocketAddress peerAddress;
     private final EventLoop loop;
     private final LinkScheduler scheduler;
@@ -80,12 +84,13 @@ public final class Link {
     private long heldUntilNanos = System.nanoTime();
 
     /**
-     * @param dialer               a bootstrap ready to connect to the peer, or {@code null} if the peer dials us
+     * @param connector            where this side dials (the lower index), a bootstrap ready to connect to the peer;
+     *                             where it accepts, a bare one ({@link #checkPeerListens}); null: neither (tests)
      * @param transitAllowance     the node's cap on frames in transit, shared by its links
      * @param serviceQueueMaxBytes bytes waiting in the connection's outbound buffer beyond which service messages are
      *                             dropped (they are best effort) rather than queued
      */
-    public Link(Port port, int self, int peer, Bootstrap dialer, SocketAddress peerAddress, EventLoop loop,
+    public Link(Port port, int self, int peer, Bootstrap connector, SocketAddress peerAddress, EventLoop loop,
             LinkScheduler scheduler, TokenBucket outBucket, ReconnectBackoff backoff, Listener listener,
             TransitAllowance transitAllowance, long serviceQueueMaxBytes) {
         this.transitAllowance = transitAllowance;
@@ -93,7 +98,8 @@ public final class Link {
         this.port = port;
         this.self = self;
         this.peer = peer;
-        this.dialer = dialer;
+        this.connector = connector;
+        this.dials = connector != null && self < peer;
         this.peerAddress = peerAddress;
         this.loop = loop;
         this.scheduler = scheduler;
@@ -147,9 +153,9 @@ public final class Link {
         return scheduler;
     }
 
-    /** Starts dialing if this side dials. */
+    /** Dials now if this side dials and waits (the node starts) or backs off (the neighbour is back in the view). */
     public void start() {
-        if (dialer != null && peerAddress != null) {
+        if (dials && peerAddress != null && (state == State.WAITING || state == State.BACKOFF) && heldNanos() == 0) {
             transition(State.CONNECTING, null);
         }
     }
@@ -175,7 +181,7 @@ public final class Link {
             old.close();
         }
         channel = ch;
-        backoff.reset();
+        backoff.connected(System.nanoTime());
         transition(State.UP, null);
     }
 
@@ -189,7 +195,7 @@ public final class Link {
         if (state == State.STOPPED) {
             return;
         }
-        transition(dialer != null ? State.BACKOFF : State.WAITING, reason);
+        transition(dials ? State.BACKOFF : State.WAITING, reason);
     }
 
     /**
@@ -237,6 +243,9 @@ public final class Link {
     private void transition(State next, String reason) {
         State prev = state;
         state = next;
+        if (prev == State.UP && next != State.UP) {
+            listener.linkDown(this, reason);
+        }
         switch (next) {
             case CONNECTING -> connect();
             case UP -> {
@@ -244,9 +253,6 @@ public final class Link {
                 requestFlush();
             }
             case BACKOFF -> {
-                if (prev == State.UP) {
-                    listener.linkDown(this, reason);
-                }
                 long delay = Math.max(backoff.nextDelayNanos(), heldNanos());
                 loop.schedule(() -> {
                     if (state == State.BACKOFF) {
@@ -255,14 +261,13 @@ public final class Link {
                 }, delay, TimeUnit.NANOSECONDS);
             }
             case WAITING -> {
-                if (prev == State.UP) {
-                    listener.linkDown(this, reason);
+                if (prev == State.UP && connector != null) {
+                    long run = peerIncarnation;
+                    loop.schedule(() -> checkPeerListens(run), backoff.afterDropNanos(System.nanoTime()),
+                            TimeUnit.NANOSECONDS);
                 }
             }
             case STOPPED -> {
-                if (prev == State.UP) {
-                    listener.linkDown(this, reason);
-                }
                 if (channel != null) {
                     sayGoodbye(channel);
                 }
@@ -284,11 +289,11 @@ public final class Link {
     }
 
     private void connect() {
-        ChannelFuture f = dialer.connect(peerAddress);
+        ChannelFuture f = connector.connect(peerAddress);
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 LOG.debug("connect {} -> {} failed: {}", port.label(), peerAddress, String.valueOf(done.cause()));
-                if (refused(done.cause())) {
+                if (Transports.refusedDial(done.cause())) {
                     listener.linkDown(this, REASON_REFUSED);
                 }
                 if (state == State.CONNECTING) {
@@ -306,13 +311,22 @@ public final class Link {
     }
 
     /**
-     * Whether a failed dial was refused (a reset from the peer's host: no process listens there), as against timing out
-     * or finding no route, which a host that is down, a cable or a switch also causes. Every transport words it so.
+     * The accepting side would learn of a killed neighbour only at the failure timeout: once a connection drops, it
+     * dials the neighbour's address once, bare (closed at once), at once after a connection that stood
+     * ({@link ReconnectBackoff}). Refused while the link is still down from run {@code run}, that run is gone.
      */
-    static boolean refused(Throwable cause) {
-        return cause instanceof java.net.ConnectException
-                && !(cause instanceof io.netty.channel.ConnectTimeoutException)
-                && String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("connection refused");
+    private void checkPeerListens(long run) {
+        if (state != State.WAITING || peerIncarnation != run || heldNanos() > 0) {
+            return;
+        }
+        connector.connect(peerAddress).addListener(done -> {
+            ChannelFuture f = (ChannelFuture) done;
+            if (f.isSuccess()) {
+                f.channel().close();
+            } else if (Transports.refusedDial(f.cause()) && state == State.WAITING && peerIncarnation == run) {
+                listener.linkDown(this, REASON_REFUSED);
+            }
+        });
     }
 
     // ---- sending ----

@@ -23,6 +23,16 @@ public enum Transports {
         return preferNative && Epoll.isAvailable() ? EPOLL : NIO;
     }
 
+    /**
+     * Whether a failed dial was refused (a reset from the peer's host: no process listens there), as against timing out
+     * or finding no route, which a host that is down, a cable or a switch also causes. Every transport words it so.
+     */
+    public static boolean refusedDial(Throwable cause) {
+        return cause instanceof java.net.ConnectException
+                && !(cause instanceof io.netty.channel.ConnectTimeoutException)
+                && String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("connection refused");
+    }
+
     public IoHandlerFactory ioHandlerFactory() {
         return switch (this) {
             case EPOLL -> EpollIoHandler.newFactory();

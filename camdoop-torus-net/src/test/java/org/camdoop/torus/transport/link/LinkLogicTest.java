@@ -29,15 +29,33 @@ class LinkLogicTest {
     }
 
     @Test
-    void backoffDoublesToItsCapAndResets() {
+    void backoffDoublesToItsCapAndStartsAgainOnceConnected() {
         ReconnectBackoff b = new ReconnectBackoff(100, 700);
         assertEquals(100, b.nextDelayNanos());
         assertEquals(200, b.nextDelayNanos());
         assertEquals(400, b.nextDelayNanos());
         assertEquals(700, b.nextDelayNanos());
         assertEquals(700, b.nextDelayNanos());
-        b.reset();
+        b.connected(now.get());
         assertEquals(100, b.nextDelayNanos());
+    }
+
+    @Test
+    void aConnectionThatStoodIsRedialledAtOnceAndOneThatDroppedAtOnceBacksOff() {
+        ReconnectBackoff b = new ReconnectBackoff(100, 700);
+        assertEquals(100, b.afterDropNanos(now.get()), "never connected: the initial delay");
+        b.connected(now.get());
+        now.addAndGet(100);
+        assertEquals(0, b.afterDropNanos(now.get()), "stood for the initial delay: redialled at once");
+        assertEquals(100, b.nextDelayNanos(), "then backs off from the initial delay");
+        assertEquals(200, b.nextDelayNanos());
+        b.connected(now.get());
+        now.addAndGet(99);
+        assertEquals(100, b.afterDropNanos(now.get()), "dropped sooner than the initial delay: no redial at once");
+        b.connected(now.get());
+        now.addAndGet(1_000);
+        assertEquals(0, b.afterDropNanos(now.get()));
+        assertEquals(100, b.afterDropNanos(now.get()), "at once only for the first attempt after a drop");
     }
 
     @Test
@@ -75,14 +93,14 @@ class LinkLogicTest {
                     .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
                     .connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port))
                     .await().cause();
-            assertTrue(Link.refused(socket), String.valueOf(socket));
+            assertTrue(Transports.refusedDial(socket), String.valueOf(socket));
             Throwable inJvm = new io.netty.bootstrap.Bootstrap().group(local)
                     .channel(io.netty.channel.local.LocalChannel.class)
                     .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
                     .connect(new io.netty.channel.local.LocalAddress("nobody-listens-here")).await().cause();
-            assertTrue(Link.refused(inJvm), String.valueOf(inJvm));
-            assertFalse(Link.refused(new io.netty.channel.ConnectTimeoutException("connection timed out")));
-            assertFalse(Link.refused(new java.net.NoRouteToHostException("No route to host")));
+            assertTrue(Transports.refusedDial(inJvm), String.valueOf(inJvm));
+            assertFalse(Transports.refusedDial(new io.netty.channel.ConnectTimeoutException("connection timed out")));
+            assertFalse(Transports.refusedDial(new java.net.NoRouteToHostException("No route to host")));
         } finally {
             nio.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
             local.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
