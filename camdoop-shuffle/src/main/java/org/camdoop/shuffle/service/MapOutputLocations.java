@@ -81,8 +81,7 @@ final class MapOutputLocations {
      * that ended).
      */
     SortedSet<String> diedWith(int server, long run, SortedSet<String> attempts) {
-        return reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN) > run ? new TreeSet<>()
-                : heldBy(server, attempts);
+        return reportedByLaterRun(server, run) ? new TreeSet<>() : heldBy(server, attempts);
     }
 
     /**
@@ -90,7 +89,7 @@ final class MapOutputLocations {
      * if not reported, or from a daemon that does not say its run).
      */
     boolean reportedAfter(int server, long run) {
-        return reporters.contains(server) && reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN) > run;
+        return reporters.contains(server) && reportedByLaterRun(server, run);
     }
 
     /**
@@ -100,6 +99,11 @@ final class MapOutputLocations {
     boolean reportedBy(int server, long run) {
         long by = reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN);
         return reporters.contains(server) && (by == run || by == ShuffleMessages.Held.UNKNOWN_RUN);
+    }
+
+    /** Whether the report the root holds of {@code server}, of any set, came from a run later than {@code run}. */
+    boolean reportedByLaterRun(int server, long run) {
+        return reportingRun.getOrDefault(server, ShuffleMessages.Held.UNKNOWN_RUN) > run;
     }
 
     /** Whether {@code server} reported what it holds of the current set (possibly nothing). */

@@ -122,14 +122,17 @@ final class RootGenerations {
 
     /**
      * Whether a report comes from a run of its daemon that has not ended: one later than any declared failed here (a
-     * late report of an ended run must not place its outputs on a new run of the server). A report that does not name
-     * its run (an earlier version's) counts while the root waits only if it awaits the server.
+     * late report of an ended run must not place its outputs on a new run of the server), and no earlier than the run
+     * whose report the root holds (a late one of the run before, overtaken, must not replace it). A report that does
+     * not name its run (an earlier version's) counts while the root waits only if it awaits the server and no failure
+     * of the run the generation was planned with, or a later one, was declared (it may be the ended run's).
      */
     private boolean fromLiveRun(RootedShuffles.Rooted r, int server, long run) {
         if (run == ShuffleMessages.Held.UNKNOWN_RUN) {
-            return r.awaitingReports == null || r.awaitingReports.contains(server);
+            return r.awaitingReports == null || (r.awaitingReports.contains(server)
+                    && views.declaredRun(server) < r.plannedWith[server]);
         }
-        return run > views.declaredRun(server);
+        return run > views.declaredRun(server) && !r.locations.reportedByLaterRun(server, run);
     }
 
     /**
@@ -156,19 +159,22 @@ final class RootGenerations {
             }
             int s = shape.index(failed);
             if (r.pausedFor != null) {
-                r.lostWhilePaused.addAll(r.locations.diedWith(s, incarnation, old.expectedAttempts()));
+                r.lostWhilePaused.addAll(lostWith(r, s, incarnation));
                 return; // nothing runs: the resume plans on the view of then
             }
             if (r.awaitingReports != null) {
                 if (r.mayHaveRunOn(s, incarnation) && !r.locations.reportedAfter(s, incarnation)) {
                     // What it reported died with it (a later run holds none of an ended run's outputs).
                     r.locations.forget(r.locations.heldBy(s, old.expectedAttempts()));
-                    awaitLaterRun(r, s, incarnation);
+                    if (awaitLaterRun(r, s, incarnation)) {
+                        // Now, not at the next round of asking, which may be 8 s away.
+                        launch.askReports(r.spec, r.proof, java.util.Set.of(s));
+                    }
                     decideOnReports(r, "servers failed before their reports");
                 }
                 return;
             }
-            if (!(r.output instanceof GenerationOutput out) || !r.mayHaveRunOn(shape.index(failed), incarnation)) {
+            if (!(r.output instanceof GenerationOutput out) || !r.mayHaveRunOn(s, incarnation)) {
                 // An unknown job whose root vertex failed already; or planned without the server (its failure was
                 // known), or with a later run of it (rejoined).
                 return;
@@ -180,9 +186,7 @@ final class RootGenerations {
                 rooted.remove(old);
                 return;
             }
-            // Not what a later run of it reported: news of an earlier run can come late (a daemon that restarted
-            // learns the failures it missed from its neighbours, maybe after it planned this generation).
-            SortedSet<String> lost = r.locations.diedWith(s, incarnation, old.expectedAttempts());
+            SortedSet<String> lost = lostWith(r, s, incarnation);
             // A run that died before its report of this generation may have held outputs it did not report: with
             // nothing delivered yet, the root can still learn which from what every live server reports (exact only
             // while nothing was).
@@ -223,7 +227,7 @@ final class RootGenerations {
      */
     private void awaitReports(RootedShuffles.Rooted r, Coord failed, long incarnation) {
         r.output = null;
-        r.locations.forget(r.locations.diedWith(shape.index(failed), incarnation, r.spec.expectedAttempts()));
+        r.locations.forget(lostWith(r, shape.index(failed), incarnation));
         r.awaitingReports = new TreeSet<>();
         int[] plannedWithout = r.spec.generation().failed();
         for (int s = 0; s < shape.size(); s++) {
@@ -248,13 +252,26 @@ final class RootGenerations {
      * run of the server is up (the failure was news of an earlier run: the root may have planned before it heard of
      * the later one, whose daemon then took the START), its report is awaited: it says what the server holds now,
      * whichever run the START reached (asked again, the later run reports). Else the server is awaited no longer.
+     *
+     * @return whether the server is awaited now and was not before
      */
-    private void awaitLaterRun(RootedShuffles.Rooted r, int server, long run) {
+    private boolean awaitLaterRun(RootedShuffles.Rooted r, int server, long run) {
         if (!views.current().isLive(server)) {
             r.awaitingReports.remove(server);
-        } else if (!r.locations.reportedAfter(server, run)) {
-            r.awaitingReports.add(server);
+            return false;
         }
+        return !r.locations.reportedAfter(server, run) && r.awaitingReports.add(server);
+    }
+
+    /**
+     * The map outputs of the current generation that died with run {@code run} of {@code server}. Not what a later run
+     * of it reported (news of an earlier run can come late: a daemon that restarted learns the failures it missed from
+     * its neighbours, maybe after it planned this generation), unless the server is out of this daemon's view: the
+     * next generation then cannot read it, whichever run holds them.
+     */
+    private SortedSet<String> lostWith(RootedShuffles.Rooted r, int server, long run) {
+        return views.current().isLive(server) ? r.locations.diedWith(server, run, r.spec.expectedAttempts())
+                : r.locations.heldBy(server, r.spec.expectedAttempts());
     }
 
     /** After {@code intervalMs}: asks the servers whose reports are still missing again, or restarts once overdue. */

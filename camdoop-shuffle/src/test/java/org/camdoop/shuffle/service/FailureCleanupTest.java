@@ -198,6 +198,11 @@ class FailureCleanupTest {
             String lost = "attempt_1700000000000_0021_m_000013_0";
             assertEquals(java.util.List.of(lost), paused.lost());
             assertEquals(0, asked.getCount(), "the slow server was not asked again");
+            if (twist == WhileWaiting.A_STALE_FAILURE_OF_THE_SLOW_REPORTER) {
+                // The root took the news (2,2,2 is not its neighbour: it had planned knowing no run of it).
+                assertEquals(torus.node(slow).incarnation() - 1, torus.service(0).views().declaredRun(slow));
+                assertTrue(torus.service(0).views().current().isLive(slow), "2,2,2 taken out by a stale report");
+            }
             // Nothing of the aborted generation runs anywhere, the server asked again included.
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
             TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
