@@ -202,11 +202,17 @@ final class DaemonView {
             boolean failedB = membership.isFailed(link.b());
             news = membership.isLiftingNews(link);
             changed = membership.up(link);
-            if (changed) {
-                install();
-            }
             rejoinedA = failedA && !membership.isFailed(link.a());
             rejoinedB = failedB && !membership.isFailed(link.b());
+            if (changed) {
+                // Counted before the view shows it: whoever sees the server back sees the rejoin counted.
+                for (boolean rejoined : new boolean[] {rejoinedA, rejoinedB}) {
+                    if (rejoined) {
+                        counters.rejoined();
+                    }
+                }
+                install();
+            }
         }
         if (!changed) {
             if (news) {
@@ -217,12 +223,10 @@ final class DaemonView {
             return;
         }
         if (rejoinedA) {
-            counters.rejoined();
             LOG.info("server {} rejoined: a new run of its daemon (incarnation {}) is up", shape.coord(link.a()),
                     link.aIncarnation());
         }
         if (rejoinedB) {
-            counters.rejoined();
             LOG.info("server {} rejoined: a new run of its daemon (incarnation {}) is up", shape.coord(link.b()),
                     link.bIncarnation());
         }

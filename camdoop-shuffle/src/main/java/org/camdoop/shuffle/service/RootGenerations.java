@@ -114,6 +114,8 @@ final class RootGenerations {
                     r.locations.held(s, run, r.spec.expectedAttempts(), indices);
                     if (r.awaitingReports != null && r.awaitingReports.remove(s)) {
                         decideOnReports(r, "a server failed before its report");
+                    } else if (r.awaitingReports == null) {
+                        pauseIfHeldByNone(r);
                     }
                 }
             }
@@ -133,6 +135,39 @@ final class RootGenerations {
                     && views.declaredRun(server) < r.plannedWith[server]);
         }
         return run > views.declaredRun(server) && !r.locations.reportedByLaterRun(server, run);
+    }
+
+    /**
+     * Once every live server the running generation started on has reported, the map outputs none of them holds will
+     * not be read (their server failed before the shuffle started, or died having reported while its report was still
+     * on the way, or its daemon restarted and lost them): the shuffle pauses for their maps' new attempts now, instead
+     * of finding them missing at its end, which fails the attempt.
+     */
+    private void pauseIfHeldByNone(RootedShuffles.Rooted r) {
+        if (!(r.output instanceof GenerationOutput out)) {
+            return; // an unknown job, or between generations
+        }
+        if (!silentServers(r).isEmpty()) {
+            return; // a report to come
+        }
+        SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
+        if (lost.isEmpty()) {
+            return;
+        }
+        ShuffleSpec old = r.spec;
+        GenerationOutput.ResumePoint at = detach(r, out);
+        if (at == null) {
+            return;
+        }
+        String why = whyNotResumable(old, at);
+        launch.abort(old, "no live server holds map outputs of it: the shuffle waits for new attempts of their maps");
+        if (why != null) {
+            rooted.remove(old);
+            r.stream.fail("shuffle " + old.describe() + " cannot read map outputs no live server holds, and cannot"
+                    + " go on: " + why + "; " + MissingMapAttempts.describe(lost));
+            return;
+        }
+        pause(r, at.lastKey(), lost, "every live server reported, and none holds them");
     }
 
     /**
@@ -179,11 +214,8 @@ final class RootGenerations {
                 // known), or with a later run of it (rejoined).
                 return;
             }
-            GenerationOutput.ResumePoint at = out.detach();
-            if (r.stream.finished()) {
-                // The root vertex ended the stream just before the detach (the check above came too early to see
-                // it): its last key group went whole, so nothing is redone.
-                rooted.remove(old);
+            GenerationOutput.ResumePoint at = detach(r, out);
+            if (at == null) {
                 return;
             }
             SortedSet<String> lost = lostWith(r, s, incarnation);
@@ -191,8 +223,7 @@ final class RootGenerations {
             // nothing delivered yet, the root can still learn which from what every live server reports (exact only
             // while nothing was).
             boolean unreported = !r.locations.reportedBy(s, incarnation) && at.lastKey().isEmpty();
-            String why = at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
-                    CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
+            String why = whyNotResumable(old, at);
             launch.abort(old, "server " + failed + " failed: " + (unreported ? "the root asks which map outputs died"
                     + " with it" : lost.isEmpty() ? "generation " + (old.generation().number() + 1) + " takes over"
                     : "the shuffle waits for new attempts of the maps whose outputs died with it"));
@@ -228,16 +259,7 @@ final class RootGenerations {
     private void awaitReports(RootedShuffles.Rooted r, Coord failed, long incarnation) {
         r.output = null;
         r.locations.forget(lostWith(r, shape.index(failed), incarnation));
-        r.awaitingReports = new TreeSet<>();
-        int[] plannedWithout = r.spec.generation().failed();
-        for (int s = 0; s < shape.size(); s++) {
-            // Every live server the generation started on that has not reported.
-            int server = s;
-            if (views.current().isLive(s) && !r.locations.reported(s)
-                    && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == server)) {
-                r.awaitingReports.add(s);
-            }
-        }
+        r.awaitingReports = silentServers(r);
         awaitLaterRun(r, shape.index(failed), incarnation);
         java.util.Set<Integer> waiting = r.awaitingReports;
         LOG.info("server {} failed before it reported which map outputs of shuffle {} it held; waiting for the reports"
@@ -245,6 +267,40 @@ final class RootGenerations {
         if (!decideOnReports(r, "server " + failed + " failed before its report")) {
             askAgainLater(r, r.spec, failed, StartAcks.RETRY_MS, 0);
         }
+    }
+
+    /** Every live server the current generation started on that has not reported on it. */
+    private java.util.Set<Integer> silentServers(RootedShuffles.Rooted r) {
+        java.util.Set<Integer> silent = new TreeSet<>();
+        int[] plannedWithout = r.spec.generation().failed();
+        for (int s = 0; s < shape.size(); s++) {
+            int server = s;
+            if (views.current().isLive(s) && !r.locations.reported(s)
+                    && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == server)) {
+                silent.add(s);
+            }
+        }
+        return silent;
+    }
+
+    /**
+     * Detaches the running generation's output from the reducer's stream, at the end of the last whole key group
+     * delivered; null if the root vertex ended the stream just before (a check made earlier came too early to see it):
+     * its last key group went whole, nothing is redone, and the shuffle is done here.
+     */
+    private GenerationOutput.ResumePoint detach(RootedShuffles.Rooted r, GenerationOutput out) {
+        GenerationOutput.ResumePoint at = out.detach();
+        if (r.stream.finished()) {
+            rooted.remove(r.spec);
+            return null;
+        }
+        return at;
+    }
+
+    /** Why the shuffle cannot go on after {@code at} with a generation after {@code old}'s; null if it can. */
+    private static String whyNotResumable(ShuffleSpec old, GenerationOutput.ResumePoint at) {
+        return at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
+                CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
     }
 
     /**

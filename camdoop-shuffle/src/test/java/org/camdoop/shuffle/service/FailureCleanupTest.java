@@ -145,6 +145,43 @@ class FailureCleanupTest {
         }
     }
 
+    /**
+     * A server holding a map output died before the shuffle started, so the shuffle is planned without it: once every
+     * live server has reported, the root knows none holds that output and pauses for the map's new attempt at once (it
+     * used to find the output missing at the end, and fail the attempt). Every record then arrives once.
+     */
+    @Test
+    void anOutputWhoseServerDiedBeforeTheShuffleStartedPausesItOnceEveryLiveServerReported() throws Exception {
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            TreeSet<String> attempts = write(torus);
+            int dead = SHAPE.index(new Coord(1, 1, 1));
+            torus.crash(dead);
+            torus.service(0).whenView(v -> v.isFailed(dead)).get(30, TimeUnit.SECONDS);
+            ShuffleSpec spec = new ShuffleSpec(25L, JOB, 0, 0, new Coord(0, 0, 0), ShuffleMode.NOAGG, TreeChoice.SIX,
+                    attempts);
+            RootStream root = torus.service(0).startShuffle(spec);
+            java.util.List<StreamItem.Chunk> received = new java.util.ArrayList<>();
+            StreamItem n;
+            while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
+                received.add(c);
+            }
+            StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
+            String lost = "attempt_1700000000000_0021_m_000013_0";
+            assertEquals(java.util.List.of(lost), paused.lost());
+            TorusWaits.idle(torus, s -> s != dead, SETTLE);
+            String rerun = "attempt_1700000000000_0021_m_000013_1";
+            torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
+            assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), StartProof.NONE));
+            while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
+                received.add(c);
+            }
+            assertInstanceOf(StreamItem.End.class, n, n::toString);
+            assertEquals(expectedRecords(), records(received));
+            assertEquals(1, torus.service(0).counters().snapshot().pauses(), "pauses");
+        }
+    }
+
     /** What else goes wrong while the root waits for the reports of a server that died before its own. */
     enum WhileWaiting {
         NOTHING,
