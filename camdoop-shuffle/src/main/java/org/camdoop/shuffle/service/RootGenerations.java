@@ -139,9 +139,11 @@ final class RootGenerations {
 
     /**
      * Once every live server the running generation started on has reported, the map outputs none of them holds will
-     * not be read (their server failed before the shuffle started, or died having reported while its report was still
-     * on the way, or its daemon restarted and lost them): the shuffle pauses for their maps' new attempts now, instead
-     * of finding them missing at its end, which fails the attempt.
+     * not be read. If a server is out of the view, they were most likely on it (it failed before the shuffle started,
+     * or died with its report on the way): the shuffle pauses for their maps' new attempts now, instead of finding
+     * them missing at its end, which fails the attempt. With every server live, no daemon ever held them (a map that
+     * did not hand its output to Camdoop): a new attempt would not either, so the end check fails the attempt, naming
+     * them, rather than a pause waiting for re-runs.
      */
     private void pauseIfHeldByNone(RootedShuffles.Rooted r) {
         if (!(r.output instanceof GenerationOutput out)) {
@@ -149,6 +151,15 @@ final class RootGenerations {
         }
         if (!silentServers(r).isEmpty()) {
             return; // a report to come
+        }
+        java.util.List<Coord> failed = new java.util.ArrayList<>();
+        for (int s = 0; s < shape.size(); s++) {
+            if (views.current().isFailed(s)) {
+                failed.add(shape.coord(s));
+            }
+        }
+        if (failed.isEmpty()) {
+            return;
         }
         SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
         if (lost.isEmpty()) {
@@ -167,7 +178,8 @@ final class RootGenerations {
                     + " go on: " + why + "; " + MissingMapAttempts.describe(lost));
             return;
         }
-        pause(r, at.lastKey(), lost, "every live server reported, and none holds them");
+        pause(r, at.lastKey(), lost, "every live server reported, none holds them, and servers " + failed
+                + " are out of the view");
     }
 
     /**
