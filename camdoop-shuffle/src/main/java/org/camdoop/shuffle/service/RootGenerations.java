@@ -110,7 +110,8 @@ final class RootGenerations {
         if (r != null) {
             synchronized (r) {
                 int s = shape.index(from);
-                if (r.spec.streamKey() == streamKey && r.pausedFor == null && fromLiveRun(r, s, run)) {
+                if (rooted.get(r.spec) == r && !r.stream.finished() && r.spec.streamKey() == streamKey
+                        && r.pausedFor == null && fromLiveRun(r, s, run)) {
                     r.locations.held(s, run, r.spec.expectedAttempts(), indices);
                     if (r.awaitingReports != null && r.awaitingReports.remove(s)) {
                         decideOnReports(r, "a server failed before its report");
@@ -141,45 +142,48 @@ final class RootGenerations {
      * Once every live server the running generation started on has reported, the map outputs none of them holds will
      * not be read. If a server is out of the view, they were most likely on it (it failed before the shuffle started,
      * or died with its report on the way): the shuffle pauses for their maps' new attempts now, instead of finding
-     * them missing at its end, which fails the attempt. With every server live, no daemon ever held them (a map that
-     * did not hand its output to Camdoop): a new attempt would not either, so the end check fails the attempt, naming
-     * them, rather than a pause waiting for re-runs.
+     * them missing at its end, which fails the attempt. With every server live, the outputs were never handed to a
+     * daemon (a map whose collector fell back to Hadoop's): the end check fails the attempt, naming them, and its retry
+     * may take the stock shuffle, which serves them. So it pauses once per shuffle at most: a re-run that again no live
+     * server holds (it ran where the daemon is out, or fell back) fails the same way rather than pause after pause. If
+     * a server the generation was planned without is back, it may hold them: the next generation, planned on the view
+     * of now, reads it, and its reports decide.
      */
     private void pauseIfHeldByNone(RootedShuffles.Rooted r) {
-        if (!(r.output instanceof GenerationOutput out)) {
-            return; // an unknown job, or between generations
+        if (!(r.output instanceof GenerationOutput out) || r.pausedForUnheld || !silentServers(r).isEmpty()) {
+            return; // an unknown job, or between generations; paused so once already; a report to come
         }
-        if (!silentServers(r).isEmpty()) {
-            return; // a report to come
-        }
-        java.util.List<Coord> failed = new java.util.ArrayList<>();
-        for (int s = 0; s < shape.size(); s++) {
-            if (views.current().isFailed(s)) {
-                failed.add(shape.coord(s));
-            }
-        }
-        if (failed.isEmpty()) {
+        org.camdoop.torus.topology.FailureView view = views.current();
+        int[] plannedWithout = r.spec.generation().failed();
+        SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(),
+                s -> view.isLive(s) && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == s));
+        if (lost.isEmpty() || java.util.stream.IntStream.range(0, shape.size()).noneMatch(view::isFailed)) {
             return;
         }
-        SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
-        if (lost.isEmpty()) {
-            return;
-        }
+        boolean back = java.util.Arrays.stream(plannedWithout).anyMatch(view::isLive);
         ShuffleSpec old = r.spec;
         GenerationOutput.ResumePoint at = detach(r, out);
         if (at == null) {
             return;
         }
         String why = whyNotResumable(old, at);
-        launch.abort(old, "no live server holds map outputs of it: the shuffle waits for new attempts of their maps");
+        launch.abort(old, why != null ? "no live server holds map outputs of it, and it cannot go on"
+                : back ? "servers it was planned without are back: generation " + (old.generation().number() + 1)
+                + " takes over" : "no live server holds map outputs of it: the shuffle waits for new attempts of"
+                + " their maps");
         if (why != null) {
             rooted.remove(old);
             r.stream.fail("shuffle " + old.describe() + " cannot read map outputs no live server holds, and cannot"
                     + " go on: " + why + "; " + MissingMapAttempts.describe(lost));
-            return;
+        } else if (back) {
+            LOG.info("no live server reported map outputs {} of shuffle {}, and servers it was planned without are"
+                    + " back: restarting it on them", lost, old.describe());
+            next(r, old, at.lastKey());
+        } else {
+            r.pausedForUnheld = true;
+            pause(r, at.lastKey(), lost, "every live server reported, none holds them, and servers are out of the"
+                    + " view");
         }
-        pause(r, at.lastKey(), lost, "every live server reported, none holds them, and servers " + failed
-                + " are out of the view");
     }
 
     /**

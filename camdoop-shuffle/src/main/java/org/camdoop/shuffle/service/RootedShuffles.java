@@ -48,6 +48,11 @@ final class RootedShuffles {
          * whose reports are still to come; null otherwise. Nothing runs meanwhile, and nothing had been delivered.
          */
         java.util.Set<Integer> awaitingReports;
+        /**
+         * Whether the shuffle paused once already for outputs no live server holds once all had reported: it does so
+         * once at most (a re-run no daemon holds either fails the attempt at the end instead).
+         */
+        boolean pausedForUnheld;
 
         /** Paused for the reduce task, or waiting for reports: nothing of it reaches the reducer meanwhile. */
         boolean waiting() {

@@ -148,10 +148,15 @@ class FailureCleanupTest {
     /**
      * A server holding a map output died before the shuffle started, so the shuffle is planned without it: once every
      * live server has reported, the root knows none holds that output and pauses for the map's new attempt at once (it
-     * used to find the output missing at the end, and fail the attempt). Every record then arrives once.
+     * used to find the output missing at the end, and fail the attempt). Every record then arrives once. With
+     * {@code rerunHeldByNone}, the map's new attempt is handed to no daemon either (its collector fell back): the root
+     * does not pause again, and the end check fails the shuffle naming it, so the attempt's retry can take the stock
+     * shuffle.
      */
-    @Test
-    void anOutputWhoseServerDiedBeforeTheShuffleStartedPausesItOnceEveryLiveServerReported() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "the re-run held by no daemon either: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void anOutputWhoseServerDiedBeforeTheShuffleStartedPausesItOnceEveryLiveServerReported(boolean rerunHeldByNone)
+            throws Exception {
         try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
                 EmbeddedTorus.Wiring.IN_JVM, 2)) {
             TreeSet<String> attempts = write(torus);
@@ -171,13 +176,21 @@ class FailureCleanupTest {
             assertEquals(java.util.List.of(lost), paused.lost());
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
             String rerun = "attempt_1700000000000_0021_m_000013_1";
-            torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
+            if (!rerunHeldByNone) {
+                torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
+            }
             assertEquals(null, torus.service(0).resume(spec, new TreeMap<>(Map.of(lost, rerun)), StartProof.NONE));
             while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
                 received.add(c);
             }
-            assertInstanceOf(StreamItem.End.class, n, n::toString);
-            assertEquals(expectedRecords(), records(received));
+            if (rerunHeldByNone) {
+                StreamItem.Failed failed = assertInstanceOf(StreamItem.Failed.class, n, n::toString);
+                assertEquals("job_1700000000000_0021 p0 root vertex 0,0,0: partition 0: map attempts missing: ["
+                        + rerun + "] (generation 1, restarted without the failed servers [1,1,1])", failed.reason());
+            } else {
+                assertInstanceOf(StreamItem.End.class, n, n::toString);
+                assertEquals(expectedRecords(), records(received));
+            }
             assertEquals(1, torus.service(0).counters().snapshot().pauses(), "pauses");
         }
     }
