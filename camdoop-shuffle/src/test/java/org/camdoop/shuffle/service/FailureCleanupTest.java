@@ -102,13 +102,9 @@ class FailureCleanupTest {
             int dead = SHAPE.index(new Coord(1, 1, 1));
             torus.node(dead).close();
             java.util.List<StreamItem.Chunk> received = new java.util.ArrayList<>(java.util.List.of(chunk));
-            StreamItem n;
-            while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
-                received.add(c);
-            }
-            StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
             String lost = "attempt_1700000000000_0021_m_000013_0";
-            assertEquals(java.util.List.of(lost), paused.lost());
+            readUntilPausedFor(root, received, lost);
+            StreamItem n;
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
             TorusWaits.noOpenStreams(torus, s -> s != dead, SETTLE);
             // What the root's status page lists while it waits.
@@ -167,14 +163,10 @@ class FailureCleanupTest {
                     attempts);
             RootStream root = torus.service(0).startShuffle(spec);
             java.util.List<StreamItem.Chunk> received = new java.util.ArrayList<>();
-            StreamItem n;
-            while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
-                received.add(c);
-            }
-            StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
             String lost = "attempt_1700000000000_0021_m_000013_0";
-            assertEquals(java.util.List.of(lost), paused.lost());
+            readUntilPausedFor(root, received, lost);
             TorusWaits.idle(torus, s -> s != dead, SETTLE);
+            StreamItem n;
             String rerun = "attempt_1700000000000_0021_m_000013_1";
             if (!rerunHeldByNone) {
                 torus.addMapOutput(5, JOB, output(rerun, counts.get(13)));
@@ -314,6 +306,17 @@ class FailureCleanupTest {
                 new org.camdoop.torus.transport.wire.StreamId(0, 0, ControlTrees.CONTROL, neighbour),
                 io.netty.buffer.Unpooled.wrappedBuffer(
                         org.camdoop.shuffle.service.net.MembershipMessages.view(view)));
+    }
+
+    /** Reads chunks into {@code received} until the stream pauses, and checks that it names {@code lost} alone. */
+    private static void readUntilPausedFor(RootStream root, java.util.List<StreamItem.Chunk> received, String lost)
+            throws Exception {
+        StreamItem n;
+        while ((n = root.next(Duration.ofSeconds(30))) instanceof StreamItem.Chunk c) {
+            received.add(c);
+        }
+        StreamItem.Paused paused = assertInstanceOf(StreamItem.Paused.class, n, n::toString);
+        assertEquals(java.util.List.of(lost), paused.lost());
     }
 
     /** The records every map wrote, as "word=count" in the reducer's order (noagg: each map's records apart). */
