@@ -244,12 +244,24 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     @Override
     public void credit(int sender, StreamId id, long acked, long limit) {
         if (sender == self) {
-            applyCredit(id, acked, limit);
+            applyCredit(id, acked, limit, false);
             return;
         }
         Link l = nextLink(sender);
         if (l != null) {
             l.sendControl(FrameWriter.credit(ByteBufAllocator.DEFAULT, self, sender, id, acked, limit));
+        }
+    }
+
+    @Override
+    public void gap(int sender, StreamId id, long acked, long limit) {
+        if (sender == self) {
+            applyCredit(id, acked, limit, false); // nothing is lost between two streams of one node
+            return;
+        }
+        Link l = nextLink(sender);
+        if (l != null) {
+            l.sendControl(FrameWriter.credit(ByteBufAllocator.DEFAULT, self, sender, id, acked, limit, true));
         }
     }
 
@@ -339,7 +351,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     in.onEnd(RoutedFrames.seq(f), payload);
                 }
             }
-            case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f));
+            case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f), RoutedFrames.gap(f));
             case URGENT -> {
                 OutboundStream s = outbound.get(id);
                 if (s != null) {
@@ -351,10 +363,14 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         }
     }
 
-    private void applyCredit(StreamId id, long acked, long limit) {
+    /** A CREDIT for stream {@code id}; with {@code gap}, frames after {@code acked} were lost and are sent again. */
+    private void applyCredit(StreamId id, long acked, long limit, boolean gap) {
         OutboundStream s = outbound.get(id);
         if (s != null) {
             s.onCredit(acked, limit);
+            if (gap) {
+                s.resume();
+            }
         } else if (earlyCredit.size() < MAX_EARLY_CREDIT) {
             earlyCredit.merge(id, new long[] {acked, limit},
                     (a, b) -> new long[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])});

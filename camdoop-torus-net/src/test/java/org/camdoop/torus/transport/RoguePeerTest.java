@@ -3,27 +3,20 @@ package org.camdoop.torus.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
-import org.camdoop.torus.transport.link.HandshakeProof;
-import org.camdoop.torus.transport.link.LinkEvents;
-import org.camdoop.torus.transport.link.LinkPipeline;
 import org.camdoop.torus.transport.wire.FrameWriter;
 import org.camdoop.torus.transport.wire.MessageType;
 import org.camdoop.torus.transport.wire.StreamId;
@@ -89,32 +82,7 @@ class RoguePeerTest {
 
     /** Dials the node as its neighbour {@link #ROGUE}, through the real link pipeline and handshake. */
     private static Channel dial(EventLoopGroup group, Topology topo, TransportConfig cfg) throws Exception {
-        CompletableFuture<Channel> up = new CompletableFuture<>();
-        LinkEvents events = new LinkEvents() {
-            @Override
-            public void established(Channel ch, int peer, long peerIncarnation) {
-                up.complete(ch);
-            }
-
-            @Override
-            public void routedFrame(int peer, ByteBuf frame) {
-                frame.release();
-            }
-
-            @Override
-            public void writable(Channel ch, int peer) {
-            }
-
-            @Override
-            public void closed(Channel ch, int peer, String reason) {
-            }
-        };
-        InetSocketAddress a = (InetSocketAddress) topo.address(SHAPE.index(NODE));
-        new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .handler(new LinkPipeline(cfg.linkSettings(), SHAPE, ROGUE, 1L, NODE,
-                        new HandshakeProof(cfg.clusterSecret()), System::nanoTime, events))
-                .connect(new InetSocketAddress(a.getHostString(), a.getPort())).sync();
-        return up.get(20, TimeUnit.SECONDS);
+        return RoguePeer.dial(group, topo, cfg, SHAPE, ROGUE, NODE, ByteBuf::release);
     }
 
 }

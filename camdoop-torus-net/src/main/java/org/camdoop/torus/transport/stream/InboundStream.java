@@ -47,6 +47,9 @@ public final class InboundStream {
     private boolean closed;
     private long duplicates;
     private long refused;
+    /** The acknowledged position last reported as followed by a gap (one report per position); -1: none. */
+    private long gapReportedAt = -1;
+    private long gaps;
     /** Frames admitted, that count at the last retransmission tick, and the ticks since it last moved. */
     private long admitted;
     private long admittedAtTick;
@@ -191,6 +194,11 @@ public final class InboundStream {
         return duplicates;
     }
 
+    /** Event loop: how often a frame arrived past a gap at a new position, and a resend was asked for. */
+    public long gapsReported() {
+        return gaps;
+    }
+
     /** Frames refused because they arrived without credit (a misbehaving sender). */
     public long refusedOverCredit() {
         return refused;
@@ -220,6 +228,14 @@ public final class InboundStream {
                 payload.release();
                 LOG.debug("{}: sequence {} skips ahead of {}; dropped until the sender resumes", id, seq,
                         announcer.acked());
+                if (gapReportedAt != announcer.acked()) {
+                    // Frames before it were lost on the way: ask for them now, not at the sender's timer. Once per
+                    // position: what was sent after the lost frames arrives past the gap too.
+                    gapReportedAt = announcer.acked();
+                    gaps++;
+                    announcer.announced();
+                    sink.gap(sender, id, announcer.acked(), announcer.limit());
+                }
                 return false;
             case OVER_CREDIT:
             default:

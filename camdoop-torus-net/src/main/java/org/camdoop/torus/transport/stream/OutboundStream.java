@@ -315,9 +315,15 @@ public final class OutboundStream extends ScheduledSource {
         onReady.accept(this);
     }
 
-    /** Event loop: resend everything after the last acknowledged sequence (link restored or route changed). */
+    /**
+     * Event loop: resend everything after the last acknowledged sequence (link restored, route changed, or the receiver
+     * saw a frame arrive past a gap).
+     */
     public void resume() {
         synchronized (this) {
+            if (closed) {
+                return; // acknowledged to its end meanwhile (the credit that asked for it can complete it)
+            }
             ledger.rewind();
             backoff.restart();
         }

@@ -15,7 +15,8 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  * every frame
  *   -4  u32  length of what follows (1 .. max frame bytes)
  *    0  u8   type: 1 HELLO, 2 AUTH, 3 WELCOME, 4 ERROR, 5 HEARTBEAT, 6 DATA, 7 END, 8 CREDIT, 9 URGENT, 10 SERVICE
- *    1  u8   flags: DATA bit 0 = acknowledgement requested; otherwise 0
+ *    1  u8   flags: DATA bit 0 = acknowledgement requested; CREDIT bit 1 = frames after acked were lost (resend
+ *            them now); otherwise 0
  * routed frames (DATA, END, CREDIT, URGENT, SERVICE)
  *    2  i32  source server index
  *    6  i32  destination server index

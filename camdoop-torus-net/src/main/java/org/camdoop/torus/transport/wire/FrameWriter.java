@@ -34,9 +34,15 @@ public final class FrameWriter {
     }
 
     public static ByteBuf credit(ByteBufAllocator alloc, int src, int dst, StreamId id, long acked, long limit) {
+        return credit(alloc, src, dst, id, acked, limit, false);
+    }
+
+    /** As above, flagged {@link FrameLayout#FLAG_GAP} when {@code gap}: the receiver asks for a resend after acked. */
+    public static ByteBuf credit(ByteBufAllocator alloc, int src, int dst, StreamId id, long acked, long limit,
+            boolean gap) {
         ByteBuf b = alloc.ioBuffer(FrameLayout.LENGTH_FIELD + FrameLayout.ROUTED_HEADER + FrameLayout.CREDIT_BODY);
         b.writeInt(FrameLayout.ROUTED_HEADER + FrameLayout.CREDIT_BODY);
-        routedHeader(b, MessageType.CREDIT, 0, src, dst, id);
+        routedHeader(b, MessageType.CREDIT, gap ? FrameLayout.FLAG_GAP : 0, src, dst, id);
         b.writeLong(acked);
         b.writeLong(limit);
         return b;

@@ -20,6 +20,11 @@ public final class RoutedFrames {
         return (f.getByte(f.readerIndex() + FrameLayout.FLAGS) & FrameLayout.FLAG_ACK_REQUESTED) != 0;
     }
 
+    /** Whether a CREDIT frame's receiver lost frames after its acknowledged position ({@link FrameLayout#FLAG_GAP}). */
+    public static boolean gap(ByteBuf f) {
+        return (f.getByte(f.readerIndex() + FrameLayout.FLAGS) & FrameLayout.FLAG_GAP) != 0;
+    }
+
     public static int src(ByteBuf f) {
         return f.getInt(f.readerIndex() + FrameLayout.SRC);
     }
