@@ -351,10 +351,16 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     in.onEnd(RoutedFrames.seq(f), payload);
                 }
             }
-            case CREDIT -> applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f), RoutedFrames.gap(f));
-            case URGENT -> {
+            case CREDIT, URGENT -> {
                 OutboundStream s = outbound.get(id);
-                if (s != null) {
+                if (s != null && s.destination() != RoutedFrames.src(f)) {
+                    // Only the stream's receiver may grant, acknowledge or ask for a resend (a gap costs a window).
+                    droppedFrames++;
+                    LOG.debug("{} frame for {} from server {}, not its receiver, dropped", type, id,
+                            RoutedFrames.src(f));
+                } else if (type == MessageType.CREDIT) {
+                    applyCredit(id, RoutedFrames.acked(f), RoutedFrames.limit(f), RoutedFrames.gap(f));
+                } else if (s != null) {
                     setUrgent(s, RoutedFrames.urgent(f));
                 }
             }
@@ -368,8 +374,8 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         OutboundStream s = outbound.get(id);
         if (s != null) {
             s.onCredit(acked, limit);
-            if (gap) {
-                s.resume();
+            if (gap && s.resendsAfterGap(acked)) {
+                resendFromAck(s, false);
             }
         } else if (earlyCredit.size() < MAX_EARLY_CREDIT) {
             earlyCredit.merge(id, new long[] {acked, limit},

@@ -228,9 +228,10 @@ public final class InboundStream {
                 payload.release();
                 LOG.debug("{}: sequence {} skips ahead of {}; dropped until the sender resumes", id, seq,
                         announcer.acked());
-                if (gapReportedAt != announcer.acked()) {
+                if (gapReportedAt != announcer.acked() && (end || seq <= announcer.limit())) {
                     // Frames before it were lost on the way: ask for them now, not at the sender's timer. Once per
-                    // position: what was sent after the lost frames arrives past the gap too.
+                    // position: what was sent after the lost frames arrives past the gap too. Not for a frame past
+                    // the credit granted, which no honest sender sends.
                     gapReportedAt = announcer.acked();
                     gaps++;
                     announcer.announced();

@@ -48,6 +48,8 @@ public final class OutboundStream extends ScheduledSource {
     /** Completed once every queued frame has been sent (handed to the link), for {@link #whenSent}. */
     private CompletableFuture<Void> sent;
     private final RetransmitBackoff backoff = new RetransmitBackoff();
+    /** The highest sequence sent before the last whole resend ({@link #resume}); 0: none yet. */
+    private long resentThrough;
 
     // event loop
     private boolean urgent;
@@ -324,10 +326,22 @@ public final class OutboundStream extends ScheduledSource {
             if (closed) {
                 return; // acknowledged to its end meanwhile (the credit that asked for it can complete it)
             }
+            resentThrough = Math.max(resentThrough, ledger.nextSeq() - 1);
             ledger.rewind();
             backoff.restart();
         }
         onReady.accept(this);
+    }
+
+    /**
+     * Event loop: the receiver saw a frame arrive past a gap after {@code acked} (FLAG_GAP); whether to resend from
+     * there now. Not if the report is stale (an acknowledgement of more came first), nor while an earlier resend still
+     * covers the position: frames sent before that resend can still arrive past the gap and report it again, and one
+     * whole-window resend per gap is enough (a second loss there is left to the retransmission timer). So a receiver,
+     * honest or not, makes a sender resend its window at most once per window of progress.
+     */
+    public synchronized boolean resendsAfterGap(long acked) {
+        return !closed && acked >= ledger.acked() && acked >= resentThrough;
     }
 
     /**
