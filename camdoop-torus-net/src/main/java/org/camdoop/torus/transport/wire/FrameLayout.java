@@ -30,10 +30,10 @@ public final class FrameLayout {
     public static final int FLAG_ACK_REQUESTED = 0x01;
     /**
      * Flag of a CREDIT frame: the receiver dropped a frame that skipped ahead of the next it expects (frames before it
-     * were lost on the way, e.g. in the transit queue of a hop whose connection dropped); the sender resends everything
-     * after {@code acked} at once instead of waiting for its retransmission timer. A receiver sets it once per
-     * acknowledged position. Builds before it ignore the flags of CREDIT (the timer repairs), so it needs no new
-     * protocol version.
+     * were lost on the way: in the transit queue of a hop whose connection dropped, or at a hop's transit cap); the
+     * sender resends everything after {@code acked} at once instead of waiting for its retransmission timer, at most
+     * once per window of progress. A receiver sets it once per acknowledged position. Builds before it ignore the flags
+     * of CREDIT (the timer repairs), so it needs no new protocol version.
      */
     public static final int FLAG_GAP = 0x02;
     /** Type byte and flags byte: the header every frame has. */
