@@ -9,7 +9,6 @@ import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.MissingMapAttempts;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
-import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.StartProof;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.Coord;
@@ -52,6 +51,7 @@ final class RootGenerations {
     private final RootedShuffles rooted;
     private final DaemonCounters counters;
     private final Launch launch;
+    private final ReportRules reports;
     private final List<Consumer<ShuffleSpec>> restartListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Consumer<ShuffleSpec>> pauseListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -64,6 +64,7 @@ final class RootGenerations {
         this.rooted = rooted;
         this.counters = counters;
         this.launch = launch;
+        this.reports = new ReportRules(views, shape);
     }
 
     void onRestart(Consumer<ShuffleSpec> listener) {
@@ -111,7 +112,7 @@ final class RootGenerations {
             synchronized (r) {
                 int s = shape.index(from);
                 if (rooted.get(r.spec) == r && !r.stream.finished() && r.spec.streamKey() == streamKey
-                        && r.pausedFor == null && fromLiveRun(r, s, run)) {
+                        && r.pausedFor == null && reports.fromLiveRun(r, s, run)) {
                     r.locations.held(s, run, r.spec.expectedAttempts(), indices);
                     if (r.awaitingReports != null && r.awaitingReports.remove(s)) {
                         decideOnReports(r, "a server failed before its report");
@@ -121,21 +122,6 @@ final class RootGenerations {
                 }
             }
         }
-    }
-
-    /**
-     * Whether a report comes from a run of its daemon that has not ended: one later than any declared failed here (a
-     * late report of an ended run must not place its outputs on a new run of the server), and no earlier than the run
-     * whose report the root holds (a late one of the run before, overtaken, must not replace it). A report that does
-     * not name its run (an earlier version's) counts while the root waits only if it awaits the server and no failure
-     * of the run the generation was planned with, or a later one, was declared (it may be the ended run's).
-     */
-    private boolean fromLiveRun(RootedShuffles.Rooted r, int server, long run) {
-        if (run == ShuffleMessages.Held.UNKNOWN_RUN) {
-            return r.awaitingReports == null || (r.awaitingReports.contains(server)
-                    && views.declaredRun(server) < r.plannedWith[server]);
-        }
-        return run > views.declaredRun(server) && !r.locations.reportedByLaterRun(server, run);
     }
 
     /**
@@ -150,7 +136,8 @@ final class RootGenerations {
      * of now, reads it, and its reports decide.
      */
     private void pauseIfHeldByNone(RootedShuffles.Rooted r) {
-        if (!(r.output instanceof GenerationOutput out) || r.pausedForUnheld || !silentServers(r).isEmpty()) {
+        if (!(r.output instanceof GenerationOutput out) || r.pausedForUnheld
+                || !reports.silentServers(r).isEmpty()) {
             return; // an unknown job, or between generations; paused so once already; a report to come
         }
         org.camdoop.torus.topology.FailureView view = views.current();
@@ -210,14 +197,14 @@ final class RootGenerations {
             }
             int s = shape.index(failed);
             if (r.pausedFor != null) {
-                r.lostWhilePaused.addAll(lostWith(r, s, incarnation));
+                r.lostWhilePaused.addAll(reports.lostWith(r, s, incarnation));
                 return; // nothing runs: the resume plans on the view of then
             }
             if (r.awaitingReports != null) {
                 if (r.mayHaveRunOn(s, incarnation) && !r.locations.reportedAfter(s, incarnation)) {
                     // What it reported died with it (a later run holds none of an ended run's outputs).
                     r.locations.forget(r.locations.heldBy(s, old.expectedAttempts()));
-                    if (awaitLaterRun(r, s, incarnation)) {
+                    if (reports.awaitLaterRun(r, s, incarnation)) {
                         // Now, not at the next round of asking, which may be 8 s away.
                         launch.askReports(r.spec, r.proof, java.util.Set.of(s));
                     }
@@ -234,7 +221,7 @@ final class RootGenerations {
             if (at == null) {
                 return;
             }
-            SortedSet<String> lost = lostWith(r, s, incarnation);
+            SortedSet<String> lost = reports.lostWith(r, s, incarnation);
             // A run that died before its report of this generation may have held outputs it did not report: with
             // nothing delivered yet, the root can still learn which from what every live server reports (exact only
             // while nothing was).
@@ -274,29 +261,15 @@ final class RootGenerations {
      */
     private void awaitReports(RootedShuffles.Rooted r, Coord failed, long incarnation) {
         r.output = null;
-        r.locations.forget(lostWith(r, shape.index(failed), incarnation));
-        r.awaitingReports = silentServers(r);
-        awaitLaterRun(r, shape.index(failed), incarnation);
+        r.locations.forget(reports.lostWith(r, shape.index(failed), incarnation));
+        r.awaitingReports = reports.silentServers(r);
+        reports.awaitLaterRun(r, shape.index(failed), incarnation);
         java.util.Set<Integer> waiting = r.awaitingReports;
         LOG.info("server {} failed before it reported which map outputs of shuffle {} it held; waiting for the reports"
                 + " of {}", failed, r.spec.describe(), waiting.stream().map(shape::coord).toList());
         if (!decideOnReports(r, "server " + failed + " failed before its report")) {
             askAgainLater(r, r.spec, failed, StartAcks.RETRY_MS, 0);
         }
-    }
-
-    /** Every live server the current generation started on that has not reported on it. */
-    private java.util.Set<Integer> silentServers(RootedShuffles.Rooted r) {
-        java.util.Set<Integer> silent = new TreeSet<>();
-        int[] plannedWithout = r.spec.generation().failed();
-        for (int s = 0; s < shape.size(); s++) {
-            int server = s;
-            if (views.current().isLive(s) && !r.locations.reported(s)
-                    && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == server)) {
-                silent.add(s);
-            }
-        }
-        return silent;
     }
 
     /**
@@ -317,33 +290,6 @@ final class RootGenerations {
     private static String whyNotResumable(ShuffleSpec old, GenerationOutput.ResumePoint at) {
         return at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
                 CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
-    }
-
-    /**
-     * A run of {@code server} that the generation may have used ended without a report that outlives it. If a later
-     * run of the server is up (the failure was news of an earlier run: the root may have planned before it heard of
-     * the later one, whose daemon then took the START), its report is awaited: it says what the server holds now,
-     * whichever run the START reached (asked again, the later run reports). Else the server is awaited no longer.
-     *
-     * @return whether the server is awaited now and was not before
-     */
-    private boolean awaitLaterRun(RootedShuffles.Rooted r, int server, long run) {
-        if (!views.current().isLive(server)) {
-            r.awaitingReports.remove(server);
-            return false;
-        }
-        return !r.locations.reportedAfter(server, run) && r.awaitingReports.add(server);
-    }
-
-    /**
-     * The map outputs of the current generation that died with run {@code run} of {@code server}. Not what a later run
-     * of it reported (news of an earlier run can come late: a daemon that restarted learns the failures it missed from
-     * its neighbours, maybe after it planned this generation), unless the server is out of this daemon's view: the
-     * next generation then cannot read it, whichever run holds them.
-     */
-    private SortedSet<String> lostWith(RootedShuffles.Rooted r, int server, long run) {
-        return views.current().isLive(server) ? r.locations.diedWith(server, run, r.spec.expectedAttempts())
-                : r.locations.heldBy(server, r.spec.expectedAttempts());
     }
 
     /** After {@code intervalMs}: asks the servers whose reports are still missing again, or restarts once overdue. */
