@@ -144,10 +144,10 @@ final class RootGenerations {
         int[] plannedWithout = r.spec.generation().failed();
         SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(),
                 s -> view.isLive(s) && java.util.Arrays.stream(plannedWithout).noneMatch(f -> f == s));
-        if (lost.isEmpty() || java.util.stream.IntStream.range(0, shape.size()).noneMatch(view::isFailed)) {
+        boolean back = java.util.Arrays.stream(plannedWithout).anyMatch(view::isLive);
+        if (lost.isEmpty() || (!back && java.util.stream.IntStream.range(0, shape.size()).noneMatch(view::isFailed))) {
             return;
         }
-        boolean back = java.util.Arrays.stream(plannedWithout).anyMatch(view::isLive);
         ShuffleSpec old = r.spec;
         GenerationOutput.ResumePoint at = detach(r, out);
         if (at == null) {
