@@ -4,10 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.camdoop.torus.routing.RoutingTable;
 import org.camdoop.torus.routing.UnreachableException;
@@ -36,24 +33,20 @@ import org.slf4j.LoggerFactory;
 final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRouter.class);
-    private static final int MAX_EARLY_CREDIT = 65_536;
 
     private final TorusShape shape;
     private final int self;
     private final EventLoop loop;
     final List<TransportListener> listeners = new CopyOnWriteArrayList<>();
     private final Link[] links = new Link[Port.values().length];
-    private final Map<StreamId, OutboundStream> outbound = new HashMap<>();
-    private final Map<StreamId, InboundStream> inbound = new HashMap<>();
+    private final StreamTable streams = new StreamTable();
     private final FailureDetector failures;
-    /** Credit that arrived before its sender opened the stream (receivers may open first), applied on register. */
-    private final Map<StreamId, long[]> earlyCredit = new HashMap<>();
+    private final RoutedIndexCheck indices;
     private final NodeRoutes routes;
     private long droppedFrames;
     private final ServiceMessages services;
     private final RetransmissionTimer retransmission;
     private final TransitForwarder transit;
-    private long badIndexFrames;
 
     /** @param incarnation this node's, sent with every answer to a liveness probe */
     NodeRouter(TorusShape shape, int self, long incarnation, EventLoop loop, long failureTimeoutNanos,
@@ -62,6 +55,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.self = self;
         this.loop = loop;
         this.routes = new NodeRoutes(shape, self, view);
+        this.indices = new RoutedIndexCheck(shape);
         this.failures = new FailureDetector(shape, self, loop, failureTimeoutNanos, listeners,
                 new FailureDetector.Actions() {
                     @Override
@@ -80,7 +74,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         this.services = new ServiceMessages(shape, self, incarnation, this::nextLink, failures::answered);
         this.transit = new TransitForwarder(shape, self, this::nextLink, services, transit);
         this.retransmission = new RetransmissionTimer(loop, self, retransmitTimeoutNanos,
-                () -> new ArrayList<>(outbound.values()), () -> new ArrayList<>(inbound.values()), s -> resendFromAck(s, true));
+                streams::outbounds, streams::inbounds, s -> resendFromAck(s, true));
         retransmission.start();
     }
 
@@ -102,12 +96,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     }
 
     java.util.List<String> describeStreams() {
-        java.util.List<String> out = new ArrayList<>();
-        outbound.values().forEach(s -> out.add("out " + s.id() + " to " + shape.coord(s.destination()) + ": "
-                + s.describe()));
-        inbound.values().forEach(s -> out.add("in " + s.id() + " from " + shape.coord(s.sender()) + ": "
-                + s.describe()));
-        return out;
+        return streams.describe(shape);
     }
 
     // ---- service messages (event loop) ----
@@ -124,20 +113,15 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
     // ---- streams (event loop) ----
 
     void register(OutboundStream s) {
-        if (outbound.putIfAbsent(s.id(), s) != null) {
-            s.close(new IllegalStateException("an outbound stream " + s.id() + " is already open"));
+        if (!streams.add(s)) {
             return;
         }
-        s.completion().whenComplete((v, e) -> loop.execute(() -> outbound.remove(s.id(), s)));
-        long[] early = earlyCredit.remove(s.id());
-        if (early != null) {
-            s.onCredit(early[0], early[1]);
-        }
+        s.completion().whenComplete((v, e) -> loop.execute(() -> streams.remove(s)));
         ready(s);
     }
 
     void register(InboundStream s) {
-        if (inbound.putIfAbsent(s.id(), s) != null) {
+        if (!streams.add(s)) {
             LOG.warn("an inbound stream {} is already open; the new registration is refused", s.id());
             s.close();
             return;
@@ -151,7 +135,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
             return;
         }
         if (s.destination() == self) {
-            InboundStream in = inbound.get(s.id());
+            InboundStream in = streams.inbound(s.id());
             if (in != null) {
                 while (s.deliverNext((seq, end, ackRequested, payload) -> {
                     if (end) {
@@ -200,12 +184,12 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
      * every stream of every daemon seven times.
      */
     private void resendRerouted(RoutingTable before) {
-        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+        for (OutboundStream s : streams.outbounds()) {
             if (s.destination() != self && NodeRoutes.pathChanged(before, routes.table(), self, s.destination())) {
                 resendFromAck(s, false);
             }
         }
-        new ArrayList<>(inbound.values()).forEach(InboundStream::reannounce); // a copy: see linkUp
+        streams.inbounds().forEach(InboundStream::reannounce);
     }
 
     /**
@@ -243,32 +227,30 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     @Override
     public void credit(int sender, StreamId id, long acked, long limit) {
+        announce(sender, id, acked, limit, false);
+    }
+
+    @Override
+    public void gap(int sender, StreamId id, long acked, long limit) {
+        announce(sender, id, acked, limit, true);
+    }
+
+    /** CREDIT to {@code sender}; to a sender on this node a plain one (nothing is lost between two of its streams). */
+    private void announce(int sender, StreamId id, long acked, long limit, boolean gap) {
         if (sender == self) {
             applyCredit(id, acked, limit, false);
             return;
         }
         Link l = nextLink(sender);
         if (l != null) {
-            l.sendControl(FrameWriter.credit(ByteBufAllocator.DEFAULT, self, sender, id, acked, limit));
-        }
-    }
-
-    @Override
-    public void gap(int sender, StreamId id, long acked, long limit) {
-        if (sender == self) {
-            applyCredit(id, acked, limit, false); // nothing is lost between two streams of one node
-            return;
-        }
-        Link l = nextLink(sender);
-        if (l != null) {
-            l.sendControl(FrameWriter.credit(ByteBufAllocator.DEFAULT, self, sender, id, acked, limit, true));
+            l.sendControl(FrameWriter.credit(ByteBufAllocator.DEFAULT, self, sender, id, acked, limit, gap));
         }
     }
 
     @Override
     public void urgent(int sender, StreamId id, boolean urgent) {
         if (sender == self) {
-            OutboundStream s = outbound.get(id);
+            OutboundStream s = streams.outbound(id);
             if (s != null) {
                 setUrgent(s, urgent);
             }
@@ -282,7 +264,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     @Override
     public void closed(InboundStream stream) {
-        inbound.remove(stream.id(), stream);
+        streams.remove(stream);
     }
 
     // ---- LinkEvents ----
@@ -305,18 +287,13 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
      */
     @Override
     public void routedFrame(int from, ByteBuf f) {
-        int src = RoutedFrames.src(f);
-        int dst = RoutedFrames.dst(f);
-        if (src < 0 || src >= shape.size() || dst < 0 || dst >= shape.size()) {
+        if (!indices.admit(from, f)) {
             droppedFrames++;
-            if (Long.bitCount(++badIndexFrames) == 1) { // the 1st, 2nd, 4th, 8th...: loud, but a flood cannot flood the log
-                LOG.warn("{} frame from neighbour {} names server indices {} -> {}, outside the torus {} (0..{}); "
-                        + "dropped ({} so far)", RoutedFrames.type(f), shape.coord(from), src, dst, shape,
-                        shape.size() - 1, badIndexFrames);
-            }
             f.release();
             return;
         }
+        int src = RoutedFrames.src(f);
+        int dst = RoutedFrames.dst(f);
         if (dst != self) {
             transit.forward(f, dst);
             return;
@@ -338,7 +315,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
         StreamId id = RoutedFrames.stream(f);
         switch (type) {
             case DATA, END -> {
-                InboundStream in = inbound.get(id);
+                InboundStream in = streams.inbound(id);
                 if (in == null || in.sender() != RoutedFrames.src(f)) {
                     droppedFrames++;
                     LOG.debug("{} frame for unknown {} from server {} dropped", type, id, RoutedFrames.src(f));
@@ -352,7 +329,7 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 }
             }
             case CREDIT, URGENT -> {
-                OutboundStream s = outbound.get(id);
+                OutboundStream s = streams.outbound(id);
                 if (s != null && s.destination() != RoutedFrames.src(f)) {
                     // Only the stream's receiver may grant, acknowledge or ask for a resend (a gap costs a window).
                     droppedFrames++;
@@ -371,15 +348,14 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
 
     /** A CREDIT for stream {@code id}; with {@code gap}, frames after {@code acked} were lost and are sent again. */
     private void applyCredit(StreamId id, long acked, long limit, boolean gap) {
-        OutboundStream s = outbound.get(id);
+        OutboundStream s = streams.outbound(id);
         if (s != null) {
             s.onCredit(acked, limit);
             if (gap && s.resendsAfterGap(acked)) {
                 resendFromAck(s, false);
             }
-        } else if (earlyCredit.size() < MAX_EARLY_CREDIT) {
-            earlyCredit.merge(id, new long[] {acked, limit},
-                    (a, b) -> new long[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])});
+        } else {
+            streams.creditEarly(id, acked, limit);
         }
     }
 
@@ -416,13 +392,13 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                     link.port().label(), shape.coord(self), shape.coord(link.peer()), link.peerIncarnation());
             resendRerouted(before);
         }
-        for (OutboundStream s : new ArrayList<>(outbound.values())) {
+        for (OutboundStream s : streams.outbounds()) {
             if (s.destination() != self && nextLink(s.destination()) == link) {
                 s.resume();
             }
         }
-        // Over a copy: reannouncing drains a stream's released buffers, which may close it (it then leaves inbound).
-        new ArrayList<>(inbound.values()).forEach(InboundStream::reannounce);
+        // Over a copy: reannouncing drains a stream's released buffers, which may close it (it then leaves the table).
+        streams.inbounds().forEach(InboundStream::reannounce);
         LOG.info("link {} from {} to {} is up", link.port().label(), shape.coord(self), shape.coord(link.peer()));
         listeners.forEach(l -> l.linkUp(link.port(), shape.coord(link.peer()), link.peerIncarnation()));
     }
@@ -446,22 +422,12 @@ final class NodeRouter implements LinkEvents, CreditSink, Link.Listener {
                 l.crash();
             }
         }
-        for (OutboundStream s : new ArrayList<>(outbound.values())) {
-            s.close(new IllegalStateException("the node crashed"));
-        }
-        for (InboundStream s : new ArrayList<>(inbound.values())) {
-            s.close();
-        }
+        streams.closeAll("the node crashed");
     }
 
     void closeAll() {
         retransmission.stop();
-        for (OutboundStream s : new ArrayList<>(outbound.values())) {
-            s.close(new IllegalStateException("the node is shutting down"));
-        }
-        for (InboundStream s : new ArrayList<>(inbound.values())) {
-            s.close();
-        }
+        streams.closeAll("the node is shutting down");
         failures.cancelAll();
         for (Link l : links) {
             if (l != null) {

@@ -112,6 +112,14 @@ public final class BufferBudget {
     }
 
     /**
+     * Reserves buffers for a stream that holds {@code held}, toward the fair share and at most {@code most} of them;
+     * returns how many (0 at or above the share). One step under one lock, so the share cannot change in between.
+     */
+    public synchronized int growToward(int held, int most) {
+        return exchange(0, Math.min(most, fairShare() - held));
+    }
+
+    /**
      * Gives back {@code release} buffers, then reserves up to {@code want} more (never into the headroom); returns how
      * many were reserved.
      */

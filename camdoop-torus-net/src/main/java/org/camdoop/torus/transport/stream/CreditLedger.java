@@ -17,6 +17,8 @@ public final class CreditLedger {
     private boolean heard;
     // While probing (see probe()), the only sequence that may go out; 0 when not probing.
     private long probeSeq;
+    // The highest sequence sent before the last rewind(); 0: none yet.
+    private long resentThrough;
 
     /**
      * Applies an announcement.
@@ -52,6 +54,19 @@ public final class CreditLedger {
         return end ? heard : seq <= limit;
     }
 
+    /**
+     * Whether frame {@code seq} should ask for a prompt acknowledgement, for a sender holding {@code reserved} buffers:
+     * while probing (the probe wants its answer), or once it is sent, at least three quarters of those buffers await
+     * one. The receiver batches its acknowledgements by its own reservation, which may exceed ours; without the request
+     * a writer waiting for buffers could wait for an acknowledgement that never comes. At three quarters, a receiver
+     * whose batches are a quarter of a reservation like ours is never asked (at half, the frames in transit on a fast
+     * link made every other frame ask), and the request still comes a quarter of the reservation before the writer
+     * would stall.
+     */
+    public boolean asksForAck(long seq, int reserved) {
+        return probeSeq != 0 || 4 * (seq - acked) >= 3 * (long) reserved;
+    }
+
     /** Records that {@link #nextSeq()} went out. */
     public void sent() {
         nextSeq++;
@@ -59,6 +74,7 @@ public final class CreditLedger {
 
     /** Resumes from the last acknowledged position: everything after it is sent again (the receiver drops duplicates). */
     public void rewind() {
+        resentThrough = Math.max(resentThrough, nextSeq - 1);
         nextSeq = acked + 1;
         probeSeq = 0; // resending everything supersedes a probe
     }
@@ -73,6 +89,17 @@ public final class CreditLedger {
     public void probe() {
         nextSeq = acked + 1;
         probeSeq = acked + 1;
+    }
+
+    /**
+     * Whether the receiver's report of frames lost after {@code ackedSeq} (a frame arrived past a gap) calls for a
+     * rewind: not if the report is stale (an acknowledgement of more came first), nor while the last rewind still
+     * covers the position: frames sent before it can still arrive past the gap and report it again, and one resend of
+     * the window per gap is enough (a second loss there is left to the retransmission timer). So a receiver, honest or
+     * not, makes the sender resend its window at most once per window of progress.
+     */
+    public boolean resendsAfterGap(long ackedSeq) {
+        return ackedSeq >= acked && ackedSeq >= resentThrough;
     }
 
     /** Whether a probe is waiting for its answer. */

@@ -303,11 +303,8 @@ public final class InboundStream {
     }
 
     private void topUp() {
-        long want = budget.fairShare() - announcer.reserved();
-        if (want > 0) {
-            // Each freed buffer goes back to the pool first, so a stream above a shrunken share drifts down to it.
-            announcer.grant(budget.exchange(0, (int) want));
-        }
+        // Each freed buffer goes back to the pool first, so a stream above a shrunken share drifts down to it.
+        announcer.grant(budget.growToward((int) announcer.reserved(), Integer.MAX_VALUE));
     }
 
     private void announce(boolean force) {

@@ -48,11 +48,13 @@ public final class OutboundStream extends ScheduledSource {
     /** Completed once every queued frame has been sent (handed to the link), for {@link #whenSent}. */
     private CompletableFuture<Void> sent;
     private final RetransmitBackoff backoff = new RetransmitBackoff();
-    /** The highest sequence sent before the last whole resend ({@link #resume}); 0: none yet. */
-    private long resentThrough;
 
     // event loop
     private boolean urgent;
+    /** The frame {@link #take} handed out last: its sequence, whether it is the END, whether it asks for an ack. */
+    private long takenSeq;
+    private boolean takenEnd;
+    private boolean takenAck;
 
     /**
      * @param onReady run on {@code loop} when the stream may have become sendable (new data, credit or resume)
@@ -224,26 +226,12 @@ public final class OutboundStream extends ScheduledSource {
 
     @Override
     public int writeNext(Channel channel, int selfIndex) {
-        ByteBuf header;
-        ByteBuf payload;
-        CompletableFuture<Void> drained;
-        synchronized (this) {
-            long seq = ledger.nextSeq();
-            ByteBuf f = frames.get(seq);
-            boolean end = seq == endSeq;
-            if (f == null || !ledger.maySend(seq, end)) {
-                return 0;
-            }
-            payload = f.retainedDuplicate();
-            header = FrameWriter.sequencedHeader(channel.alloc(), end ? MessageType.END : MessageType.DATA,
-                    ackRequested(seq) || ledger.probing() ? FrameLayout.FLAG_ACK_REQUESTED : 0, selfIndex, dst, id, seq,
-                    payload.readableBytes());
-            ledger.sent();
-            drained = takeSentIfDrained();
+        ByteBuf payload = take();
+        if (payload == null) {
+            return 0;
         }
-        if (drained != null) {
-            drained.complete(null);
-        }
+        ByteBuf header = FrameWriter.sequencedHeader(channel.alloc(), takenEnd ? MessageType.END : MessageType.DATA,
+                takenAck ? FrameLayout.FLAG_ACK_REQUESTED : 0, selfIndex, dst, id, takenSeq, payload.readableBytes());
         int bytes = header.readableBytes() + payload.readableBytes();
         channel.write(header, channel.voidPromise());
         channel.write(payload, channel.voidPromise());
@@ -252,28 +240,39 @@ public final class OutboundStream extends ScheduledSource {
 
     /** Event loop, local fast path: hands the next sendable frame to {@code c}; false when none. */
     public boolean deliverNext(FrameConsumer c) {
-        long seq;
-        boolean end;
-        boolean ack;
+        ByteBuf payload = take();
+        if (payload == null) {
+            return false;
+        }
+        c.accept(takenSeq, takenEnd, takenAck, payload);
+        return true;
+    }
+
+    /**
+     * Event loop: takes the next sendable frame, retained, noting its sequence, end and acknowledgement request in the
+     * {@code taken} fields (no allocation per frame); null when none may go out.
+     */
+    private ByteBuf take() {
         ByteBuf payload;
         CompletableFuture<Void> drained;
         synchronized (this) {
-            seq = ledger.nextSeq();
+            long seq = ledger.nextSeq();
             ByteBuf f = frames.get(seq);
-            end = seq == endSeq;
+            boolean end = seq == endSeq;
             if (f == null || !ledger.maySend(seq, end)) {
-                return false;
+                return null;
             }
             payload = f.retainedDuplicate();
-            ack = ackRequested(seq) || ledger.probing();
+            takenSeq = seq;
+            takenEnd = end;
+            takenAck = ledger.asksForAck(seq, reserved);
             ledger.sent();
             drained = takeSentIfDrained();
         }
         if (drained != null) {
             drained.complete(null);
         }
-        c.accept(seq, end, ack, payload);
-        return true;
+        return payload;
     }
 
     /** Event loop: a CREDIT announcement arrived. */
@@ -326,7 +325,6 @@ public final class OutboundStream extends ScheduledSource {
             if (closed) {
                 return; // acknowledged to its end meanwhile (the credit that asked for it can complete it)
             }
-            resentThrough = Math.max(resentThrough, ledger.nextSeq() - 1);
             ledger.rewind();
             backoff.restart();
         }
@@ -335,13 +333,10 @@ public final class OutboundStream extends ScheduledSource {
 
     /**
      * Event loop: the receiver saw a frame arrive past a gap after {@code acked} (FLAG_GAP); whether to resend from
-     * there now. Not if the report is stale (an acknowledgement of more came first), nor while an earlier resend still
-     * covers the position: frames sent before that resend can still arrive past the gap and report it again, and one
-     * whole-window resend per gap is enough (a second loss there is left to the retransmission timer). So a receiver,
-     * honest or not, makes a sender resend its window at most once per window of progress.
+     * there now ({@link CreditLedger#resendsAfterGap}).
      */
     public synchronized boolean resendsAfterGap(long acked) {
-        return !closed && acked >= ledger.acked() && acked >= resentThrough;
+        return !closed && ledger.resendsAfterGap(acked);
     }
 
     /**
@@ -411,24 +406,8 @@ public final class OutboundStream extends ScheduledSource {
 
     // ---- helpers, lock held ----
 
-    /**
-     * Whether frame {@code seq} should ask for a prompt acknowledgement: once it is sent, at least three quarters of
-     * this stream's buffers await one. The receiver batches its acknowledgements by its own reservation, which may
-     * exceed ours; without the request a writer waiting for buffers could wait for an acknowledgement that never
-     * comes. At three quarters, a receiver whose batches are a quarter of a reservation like ours is never asked
-     * (at half, the frames in transit on a fast link made every other frame ask), and the request still comes a
-     * quarter of the reservation before the writer would stall.
-     */
-    private boolean ackRequested(long seq) {
-        return 4 * (seq - ledger.acked()) >= 3 * (long) reserved;
-    }
-
     private boolean growReservation() {
-        int share = budget.fairShare();
-        if (reserved >= share) {
-            return false;
-        }
-        int g = budget.exchange(0, Math.min(share - reserved, 64));
+        int g = budget.growToward(reserved, 64);
         reserved += g;
         return g > 0;
     }
