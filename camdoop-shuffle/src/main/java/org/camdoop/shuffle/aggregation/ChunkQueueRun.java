@@ -16,7 +16,11 @@ import java.util.ArrayDeque;
 public final class ChunkQueueRun extends ChunkedRun {
     private enum State { OPEN, FINISHING, ENDED }
 
-    private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
+    /** A queued chunk; only counted ones are numbered in {@link #chunksConsumed()}. */
+    private record Queued(ByteBuffer bytes, boolean counted) {
+    }
+
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     private State state = State.OPEN;
     private long chunksConsumed;
 
@@ -27,11 +31,20 @@ public final class ChunkQueueRun extends ChunkedRun {
 
     /** Queues a chunk of whole records. Array-backed buffers are used in place; direct buffers are copied once. */
     public void offer(ByteBuffer chunk) {
+        offer(chunk, true);
+    }
+
+    /**
+     * Queues a chunk of whole records, possibly empty. An uncounted one (bytes its caller copied out of the chunks it
+     * counts, e.g. a key group held back across chunks) is not numbered in {@link #chunksConsumed()}, so that count
+     * still says how many of the caller's own chunks the run has entered.
+     */
+    public void offer(ByteBuffer chunk, boolean counted) {
         if (state != State.OPEN) {
             throw new IllegalStateException("chunk offered after finish()");
         }
-        if (chunk.hasRemaining()) {
-            queue.add(chunk.slice());
+        if (counted || chunk.hasRemaining()) {
+            queue.add(new Queued(chunk.slice(), counted));
         }
     }
 
@@ -60,7 +73,7 @@ public final class ChunkQueueRun extends ChunkedRun {
     @Override
     protected Advance afterChunk() throws IOException {
         while (true) {
-            ByteBuffer next = queue.poll();
+            Queued next = queue.poll();
             if (next == null) {
                 switch (state) {
                     case OPEN:
@@ -73,8 +86,10 @@ public final class ChunkQueueRun extends ChunkedRun {
                         throw new AssertionError(state);
                 }
             }
-            chunksConsumed++;
-            loadChunk(next);
+            if (next.counted()) {
+                chunksConsumed++;
+            }
+            loadChunk(next.bytes());
             if (nextInChunk()) {
                 return Advance.RECORD;
             }

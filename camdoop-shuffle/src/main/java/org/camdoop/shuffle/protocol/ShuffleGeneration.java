@@ -22,9 +22,11 @@ import java.util.Optional;
  *                     run of the root's server failed does not stop a shuffle a later run roots. Every daemon's
  *                     {@code startShuffle} sets it; 0 (only in {@link #FIRST}, a spec not started yet) means any
  *                     report of the root's failure stops the shuffle
+ * @param repair       present for a repair generation: it rebuilds only these trees of generation {@code number - 1},
+ *                     which goes on in the others ({@code resumeAfter} is then empty: each tree has its own key)
  */
 public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations,
-        long rootIncarnation) {
+        long rootIncarnation, Optional<TreeRepair> repair) {
 
     /** Keys a resumed generation may name: one service message carries it. */
     public static final int MAX_RESUME_KEY_BYTES = 16 * 1024;
@@ -33,9 +35,19 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
     public static final ShuffleGeneration FIRST = new ShuffleGeneration(0, Optional.empty(), new int[0], new long[0],
             0);
 
+    /** A whole generation: every tree runs, all from {@code resumeAfter}. */
+    public ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations,
+            long rootIncarnation) {
+        this(number, resumeAfter, failed, incarnations, rootIncarnation, Optional.empty());
+    }
+
     public ShuffleGeneration {
         if (number < 0) {
             throw new IllegalArgumentException("generation must be >= 0, got " + number);
+        }
+        if (repair.isPresent() && (number == 0 || resumeAfter.isPresent())) {
+            throw new IllegalArgumentException("a repair needs a generation to repair and has no shuffle-wide resume"
+                    + " key: generation " + number);
         }
         if (resumeAfter.isPresent() && resumeAfter.get().length > MAX_RESUME_KEY_BYTES) {
             throw new IllegalArgumentException("a resume key of " + resumeAfter.get().length + " bytes is longer than "
@@ -75,6 +87,12 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
         return new ShuffleGeneration(number + 1, lastKey, failedNow, incarnationsNow, rootIncarnation);
     }
 
+    /** The next generation as a repair of this one: rebuilds {@code repair}'s trees only, with {@code failedNow}. */
+    public ShuffleGeneration repairing(TreeRepair repair, int[] failedNow, long[] incarnationsNow) {
+        return new ShuffleGeneration(number + 1, Optional.empty(), failedNow, incarnationsNow, rootIncarnation,
+                Optional.of(repair));
+    }
+
     @Override
     public Optional<byte[]> resumeAfter() {
         return resumeAfter.map(byte[]::clone);
@@ -94,6 +112,7 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
     public boolean equals(Object o) {
         return o instanceof ShuffleGeneration g && number == g.number && Arrays.equals(failed, g.failed)
                 && Arrays.equals(incarnations, g.incarnations) && rootIncarnation == g.rootIncarnation
+                && repair.equals(g.repair)
                 && resumeAfter.isPresent() == g.resumeAfter.isPresent()
                 && (resumeAfter.isEmpty() || Arrays.equals(resumeAfter.get(), g.resumeAfter.get()));
     }
@@ -105,8 +124,9 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
 
     @Override
     public String toString() {
-        return "generation " + number + (resumeAfter.isEmpty() ? " from the start"
+        return "generation " + number + (repair.isPresent() ? "" : resumeAfter.isEmpty() ? " from the start"
                 : " after key " + HexFormat.of().formatHex(resumeAfter.get(), 0, Math.min(32, resumeAfter.get().length))
-                        + (resumeAfter.get().length > 32 ? "..." : "")) + ", failed " + Arrays.toString(failed);
+                        + (resumeAfter.get().length > 32 ? "..." : "")) + ", failed " + Arrays.toString(failed)
+                + repair.map(r -> ", repairing " + r + " of generation " + (number - 1)).orElse("");
     }
 }

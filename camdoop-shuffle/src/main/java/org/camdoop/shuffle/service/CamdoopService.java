@@ -41,6 +41,11 @@ public final class CamdoopService {
     static final int MAX_GENERATIONS = 8;
     /** The largest key group a root holds back whole so that a restart resumes exactly (GenerationOutput). */
     static final int MAX_HELD_GROUP_BYTES = 8 << 20;
+    /**
+     * The largest key group a root vertex holds back whole per tree, so that a tree repair resumes that tree exactly
+     * (WholeGroupInput); a larger one in the way makes the repair a restart of the whole shuffle.
+     */
+    static final int MAX_HELD_TREE_GROUP_BYTES = 1 << 20;
 
     /** Aborted shuffles, STARTs taken and roots' proofs, remembered for a while. */
     private final RecentShuffles recent = new RecentShuffles();
@@ -116,6 +121,13 @@ public final class CamdoopService {
             @Override
             public void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
                 MapOutputLocations.ask(node, spec, proof, servers);
+            }
+
+            @Override
+            public Optional<org.camdoop.shuffle.service.vertex.Vertex> rootVertex(ShuffleSpec spec) {
+                RunningShuffle r = running.get(new ShuffleKey(spec.streamKey(), spec.partition()));
+                return r == null ? Optional.empty()
+                        : r.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
             }
         });
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
@@ -342,6 +354,9 @@ public final class CamdoopService {
                     r.stream.fail(reason); // no root vertex runs to fail it: tell the reducer here
                 }
                 abort(r.spec.streamKey(), r.spec.partition(), reason, broadcast);
+                if (r.repair != null) {
+                    abort(r.repair.streamKey(), r.repair.partition(), reason, broadcast);
+                }
             }
         } else {
             abort(spec.streamKey(), spec.partition(), reason, broadcast);
@@ -397,6 +412,7 @@ public final class CamdoopService {
             broadcast.onSpecRequest(request, from);
         } else if (m instanceof ShuffleMessages.Abort a) {
             abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
+            roots.repairAborted(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")");
         }
     }
 
@@ -404,7 +420,9 @@ public final class CamdoopService {
         // The root's failure view is news to a daemon that has not heard of a failure yet; a later generation
         // supersedes the earlier ones here at once (they may still be waiting for a failed server's streams).
         DaemonView.failedRuns(spec.generation()).forEach(run -> serverDown(run, false));
-        for (int g = 0; g < spec.generation().number(); g++) {
+        // A repair generation supersedes only some trees of the one before it (LocalRepairs), and that one goes on.
+        int superseded = spec.generation().number() - (spec.generation().repair().isPresent() ? 1 : 0);
+        for (int g = 0; g < superseded; g++) {
             abort(spec.streamKey(g), spec.partition(), "superseded by generation " + spec.generation().number(),
                     false);
         }

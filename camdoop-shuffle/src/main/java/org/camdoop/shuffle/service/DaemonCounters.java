@@ -8,7 +8,8 @@ import org.camdoop.shuffle.protocol.Refusal;
 /**
  * A daemon's running totals since it started, for metrics: shuffles started here as root, STARTs from peers and those
  * refused, shuffles aborted, servers declared failed, shuffles restarted after a failure, servers taken back into the
- * view after a failure (a new run of their daemon connected), records its vertices
+ * view after a failure (a new run of their daemon connected), shuffles whose trees a failure touched repaired in place
+ * (the others running on), records its vertices
  * combined, the time they waited for their outputs' credit, local requests refused by reason. Written by whichever
  * thread sees the event (adders: no contention on the data path), read as a snapshot.
  */
@@ -17,7 +18,7 @@ public final class DaemonCounters {
     /** The totals at one moment. */
     public record Snapshot(long rootStarts, long peerStarts, long startsRefused, long aborts, long failuresDeclared,
             long restarts, long pauses, long rejoins, long recordsCombined, long creditWaitNanos,
-            Map<Refusal, Long> refusals) {
+            Map<Refusal, Long> refusals, long repairs) {
         public Snapshot {
             refusals = Map.copyOf(refusals);
         }
@@ -28,7 +29,7 @@ public final class DaemonCounters {
             for (Refusal r : Refusal.values()) {
                 none.put(r, 0L);
             }
-            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, none);
+            return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, none, 0);
         }
     }
 
@@ -39,6 +40,7 @@ public final class DaemonCounters {
     private final LongAdder failuresDeclared = new LongAdder();
     private final LongAdder restarts = new LongAdder();
     private final LongAdder pauses = new LongAdder();
+    private final LongAdder repairs = new LongAdder();
     private final LongAdder rejoins = new LongAdder();
     private final LongAdder recordsCombined = new LongAdder();
     private final LongAdder creditWaitNanos = new LongAdder();
@@ -74,6 +76,10 @@ public final class DaemonCounters {
         restarts.increment();
     }
 
+    void repaired() {
+        repairs.increment();
+    }
+
     void paused() {
         pauses.increment();
     }
@@ -100,6 +106,6 @@ public final class DaemonCounters {
         refusals.forEach((why, n) -> r.put(why, n.sum()));
         return new Snapshot(rootStarts.sum(), peerStarts.sum(), startsRefused.sum(), aborts.sum(),
                 failuresDeclared.sum(), restarts.sum(), pauses.sum(), rejoins.sum(), recordsCombined.sum(),
-                creditWaitNanos.sum(), r);
+                creditWaitNanos.sum(), r, repairs.sum());
     }
 }

@@ -1,5 +1,6 @@
 package org.camdoop.shuffle.service;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
@@ -13,6 +14,7 @@ import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.shuffle.service.vertex.VertexState;
 import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.stream.InboundStream;
 import org.camdoop.torus.transport.stream.OutboundStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,7 @@ final class LocalShuffles {
     private final RunningShuffles running;
     private final DaemonCounters counters;
     private final VertexSetup vertexSetup;
+    private final LocalRepairs repairs;
     /** Aborts a shuffle everywhere, with the reason. */
     private final BiConsumer<ShuffleSpec, String> aborter;
     /** A generation's root vertex finished (done or failed). */
@@ -47,6 +50,7 @@ final class LocalShuffles {
         this.running = running;
         this.counters = counters;
         this.vertexSetup = new VertexSetup(context);
+        this.repairs = new LocalRepairs(node, recent, running, this::stop);
         this.aborter = aborter;
         this.rootFinished = rootFinished;
     }
@@ -54,15 +58,25 @@ final class LocalShuffles {
     /** Runs this daemon's vertices of a shuffle; if the job is unknown they fail with {@code unknownReason}. */
     void run(ShuffleSpec spec, Optional<VertexOutput> root, String unknownReason) {
         ShufflePlan plan = new ShufflePlan(spec, views.planView(spec));
-        List<VertexPlan> mine = plan.forServer(node.index());
-        if (mine.isEmpty()) {
+        List<VertexPlan> mine = new ArrayList<>(plan.forServer(node.index()));
+        ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
+        // A generation repaired before its START came here runs only the trees the repair keeps.
+        Optional<ShuffleSpec> repairedBy = recent.repairOf(key);
+        repairedBy.ifPresent(r -> mine.removeIf(vp -> r.generation().repair().get().repairs(vp.tree())));
+        Optional<Vertex> rebind = Optional.empty();
+        if (spec.generation().repair().isPresent()) {
+            rebind = repairs.apply(spec);
+            if (plan.rootHost() != node.index()) {
+                rebind = Optional.empty();
+            }
+        }
+        if (mine.isEmpty() && rebind.isEmpty()) {
             return;
         }
         Optional<JobAggregationSpec> agg = context.specs().forJob(spec.jobId())
                 .map(a -> spec.mode().combines() ? a : a.withoutCombiner())
                 .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
                         a.combineBatchBytes()));
-        ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
         if (recent.wasAborted(key)) {
             // Its ABORT overtook this START (they run on different threads): nothing to do but tell the reducer why.
             root.ifPresent(s -> s.fail(abortedBecause(spec, key)));
@@ -77,6 +91,23 @@ final class LocalShuffles {
         ShuffleWiring wiring;
         try {
             wiring = vertexSetup.wire(spec, mine, root, agg, unknownReason);
+            if (rebind.isPresent()) {
+                List<InboundStream> rebound;
+                try {
+                    rebound = vertexSetup.rebind(spec, plan.rootInputs(), rebind.get());
+                } catch (VertexSetup.WiringFailed e) {
+                    vertexSetup.close(wiring, "aborted: " + e.getMessage(), e);
+                    throw e;
+                }
+                wiring = wiring.withRebound(rebound);
+                Vertex repaired = rebind.get();
+                RunningShuffle repairRun = r;
+                repaired.finished().whenComplete((state, error) -> {
+                    if (repairRun.reboundFinished()) {
+                        running.remove(key, repairRun);
+                    }
+                });
+            }
         } catch (VertexSetup.WiringFailed e) {
             // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
             LOG.warn(e.getMessage());
@@ -116,6 +147,7 @@ final class LocalShuffles {
             rootFinished.accept(spec);
         }));
         vertexSetup.start(wiring);
+        repairedBy.ifPresent(repair -> repairs.endVanished(r, repair));
     }
 
     /** What the reducer of a shuffle aborted before it ran here learns: the abort's own reason when remembered. */

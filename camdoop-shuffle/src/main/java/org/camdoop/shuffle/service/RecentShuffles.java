@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.StartProof;
 
 /**
@@ -20,6 +21,8 @@ final class RecentShuffles {
     private final Map<ShuffleKey, String> aborted = bounded();
     private final Set<ShuffleKey> started = recentKeys();
     private final Map<ShuffleKey, StartProof> rootProofs = bounded();
+    /** Per generation repaired (its key), the repair generation's spec: a late START of it runs only what is kept. */
+    private final Map<ShuffleKey, ShuffleSpec> repairs = bounded();
 
     private static Set<ShuffleKey> recentKeys() {
         return Collections.newSetFromMap(bounded());
@@ -65,6 +68,20 @@ final class RecentShuffles {
     boolean takeStart(ShuffleKey key) {
         synchronized (started) {
             return started.add(key);
+        }
+    }
+
+    /** Generation {@code repaired} of a shuffle is repaired by {@code repair} (a repair generation's spec). */
+    void repaired(ShuffleKey repaired, ShuffleSpec repair) {
+        synchronized (repairs) {
+            repairs.put(repaired, repair);
+        }
+    }
+
+    /** The repair generation of the generation {@code key} names, if one was started here. */
+    java.util.Optional<ShuffleSpec> repairOf(ShuffleKey key) {
+        synchronized (repairs) {
+            return java.util.Optional.ofNullable(repairs.get(key));
         }
     }
 

@@ -42,6 +42,9 @@ final class RootGenerations {
          * task's {@code proof} (they answer every START they accept).
          */
         void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers);
+
+        /** The root vertex of generation {@code spec} running here, if it does. */
+        Optional<org.camdoop.shuffle.service.vertex.Vertex> rootVertex(ShuffleSpec spec);
     }
 
     private final ServiceContext context;
@@ -52,6 +55,7 @@ final class RootGenerations {
     private final DaemonCounters counters;
     private final Launch launch;
     private final ReportRules reports;
+    private final TreeRepairs repairs;
     private final List<Consumer<ShuffleSpec>> restartListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Consumer<ShuffleSpec>> pauseListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -65,6 +69,8 @@ final class RootGenerations {
         this.counters = counters;
         this.launch = launch;
         this.reports = new ReportRules(views, shape);
+        this.repairs = new TreeRepairs(context, views, rooted, counters, this::launchRepair, launch::rootVertex,
+                this::restartWhole);
     }
 
     void onRestart(Consumer<ShuffleSpec> listener) {
@@ -154,7 +160,7 @@ final class RootGenerations {
             return;
         }
         String why = whyNotResumable(old, at);
-        launch.abort(old, why != null ? "no live server holds map outputs of it, and it cannot go on"
+        abortRunning(r, why != null ? "no live server holds map outputs of it, and it cannot go on"
                 : back ? "servers it was planned without are back: generation " + (old.generation().number() + 1)
                 + " takes over" : "no live server holds map outputs of it: the shuffle waits for new attempts of"
                 + " their maps");
@@ -214,20 +220,23 @@ final class RootGenerations {
             }
             if (!(r.output instanceof GenerationOutput out) || !r.mayHaveRunOn(s, incarnation)) {
                 // An unknown job whose root vertex failed already; or planned without the server (its failure was
-                // known), or with a later run of it (rejoined).
+                // known), or with a later run of it (rejoined); or repaired already.
                 return;
+            }
+            SortedSet<String> lost = reports.lostWith(r, s, incarnation);
+            if (repairs.tryRepair(r, s, incarnation, lost)) {
+                return; // only the trees it touched are rebuilt
             }
             GenerationOutput.ResumePoint at = detach(r, out);
             if (at == null) {
                 return;
             }
-            SortedSet<String> lost = reports.lostWith(r, s, incarnation);
             // A run that died before its report of this generation may have held outputs it did not report: with
             // nothing delivered yet, the root can still learn which from what every live server reports (exact only
             // while nothing was).
             boolean unreported = !r.locations.reportedBy(s, incarnation) && at.lastKey().isEmpty();
             String why = whyNotResumable(old, at);
-            launch.abort(old, "server " + failed + " failed: " + (unreported ? "the root asks which map outputs died"
+            abortRunning(r, "server " + failed + " failed: " + (unreported ? "the root asks which map outputs died"
                     + " with it" : lost.isEmpty() ? "generation " + (old.generation().number() + 1) + " takes over"
                     : "the shuffle waits for new attempts of the maps whose outputs died with it"));
             if (why != null) {
@@ -269,6 +278,66 @@ final class RootGenerations {
                 + " of {}", failed, r.spec.describe(), waiting.stream().map(shape::coord).toList());
         if (!decideOnReports(r, "server " + failed + " failed before its report")) {
             askAgainLater(r, r.spec, failed, StartAcks.RETRY_MS, 0);
+        }
+    }
+
+    /**
+     * Restarts the whole shuffle after the last key the reducer holds, or fails it if it cannot go on (the caller holds
+     * {@code r}'s monitor): where a tree repair cannot be exact.
+     */
+    private void restartWhole(RootedShuffles.Rooted r, String cause) {
+        if (!(r.output instanceof GenerationOutput out)) {
+            return;
+        }
+        ShuffleSpec old = r.spec;
+        GenerationOutput.ResumePoint at = detach(r, out);
+        if (at == null) {
+            return;
+        }
+        String why = whyNotResumable(old, at);
+        abortRunning(r, cause + (why == null ? ": generation " + (old.generation().number() + 1) + " takes over"
+                : ", and it cannot go on"));
+        if (why != null) {
+            rooted.remove(old);
+            r.stream.fail("shuffle " + old.describe() + " cannot go on: " + cause + "; " + why);
+            return;
+        }
+        LOG.info("{}: restarting shuffle {} whole ({} bytes had reached the reducer)", cause, old.describe(),
+                r.stream.bytesDelivered());
+        next(r, old, at.lastKey());
+    }
+
+    /** Runs repair generation {@code repair} beside the generation it repairs (the caller holds {@code r}'s monitor). */
+    private void launchRepair(RootedShuffles.Rooted r, ShuffleSpec repair) {
+        recent.proved(new ShuffleKey(repair.streamKey(), repair.partition()), r.proof);
+        restartListeners.forEach(l -> l.accept(repair));
+        launch.launch(repair, r.output);
+    }
+
+    /** Aborts the running generation everywhere, and the repair generation running beside it, if any. */
+    private void abortRunning(RootedShuffles.Rooted r, String reason) {
+        ShuffleSpec repair = r.repair;
+        r.repair = null; // first: its abort coming back here (repairAborted) must find nothing to do
+        r.repairing = false;
+        launch.abort(r.spec, reason);
+        if (repair != null) {
+            launch.abort(repair, reason);
+        }
+    }
+
+    /**
+     * A repair generation was aborted (a daemon could not run its part): the trees it was to rebuild would never
+     * end, so the shuffle restarts whole.
+     */
+    void repairAborted(long streamKey, int partition, String reason) {
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            synchronized (r) {
+                ShuffleSpec repair = r.repair;
+                if (repair != null && repair.streamKey() == streamKey && repair.partition() == partition
+                        && rooted.get(r.spec) == r && !r.stream.finished()) {
+                    restartWhole(r, "its tree repair was aborted: " + reason);
+                }
+            }
         }
     }
 
@@ -421,7 +490,13 @@ final class RootGenerations {
     /** Runs the generation after {@code old}'s, planned on the view of now, resuming after {@code after}. */
     private void next(RootedShuffles.Rooted r, ShuffleSpec old, Optional<byte[]> after) {
         r.plannedWith = views.knownRuns();
-        ShuffleSpec next = old.withGeneration(views.nextGeneration(old.generation(), after));
+        // Numbered after a repair generation too (aborted with the one it repaired), whose stream key it must not take.
+        ShuffleSpec last = r.lastRepair != null ? r.lastRepair : old;
+        r.repair = null;
+        r.lastRepair = null;
+        r.repairing = false;
+        r.repairedServer = -1;
+        ShuffleSpec next = old.withGeneration(views.nextGeneration(last.generation(), after));
         r.spec = next;
         r.output = output(r.stream, next);
         LOG.info("shuffle {} runs {}", next.describe(), next.generation());

@@ -53,6 +53,15 @@ final class RootedShuffles {
          * once at most (a re-run no daemon holds either fails the attempt at the end instead).
          */
         boolean pausedForUnheld;
+        /** The repair generation running beside {@link #spec} (TreeRepairs), or null. */
+        ShuffleSpec repair;
+        /** The last repair generation started beside {@link #spec}, aborted or not: the next is numbered after it. */
+        ShuffleSpec lastRepair;
+        /** Whether a repair's cut of the root vertex's inputs is under way (its answer comes on the vertex's thread). */
+        boolean repairing;
+        /** The server whose failure the repair answers, and that run of it: news of it again changes nothing. */
+        int repairedServer = -1;
+        long repairedRun;
 
         /** Paused for the reduce task, or waiting for reports: nothing of it reaches the reducer meanwhile. */
         boolean waiting() {
@@ -72,6 +81,9 @@ final class RootedShuffles {
          * not if it was planned without the server, or after a later run of it had connected.
          */
         boolean mayHaveRunOn(int server, long incarnation) {
+            if (server == repairedServer && incarnation <= repairedRun) {
+                return false; // repaired (or being repaired) already
+            }
             return plannedWith[server] <= incarnation
                     && java.util.Arrays.stream(spec.generation().failed()).noneMatch(f -> f == server);
         }

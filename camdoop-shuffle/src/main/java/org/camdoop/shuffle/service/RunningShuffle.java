@@ -3,6 +3,7 @@ package org.camdoop.shuffle.service;
 import java.util.ArrayList;
 import java.util.List;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.TreeRepair;
 import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.shuffle.service.vertex.VertexState;
 import org.camdoop.torus.transport.stream.InboundStream;
@@ -24,6 +25,8 @@ final class RunningShuffle {
     private final List<OutboundStream> outputs = new ArrayList<>();
     private int attachedVertices;
     private boolean aborted;
+    /** A repair's streams into the root vertex of the generation it repairs: kept until that vertex finishes. */
+    private boolean rebinding;
 
     RunningShuffle(ShuffleSpec spec) {
         this.spec = spec;
@@ -58,6 +61,7 @@ final class RunningShuffle {
         attachedVertices += wiring.allVertices().size();
         inputs.addAll(wiring.inputs());
         outputs.addAll(wiring.outputs());
+        rebinding = !wiring.rebound().isEmpty();
         return true;
     }
 
@@ -75,10 +79,39 @@ final class RunningShuffle {
         return s;
     }
 
+    /**
+     * Hands over what a tree repair replaces: the vertices of {@code repair}'s trees and every stream of those trees
+     * (the root vertex's too: its inputs from them are rebound, not stopped). The rest runs on.
+     */
+    synchronized Stopped cutTrees(TreeRepair repair) {
+        List<Vertex> v = vertices.stream().filter(x -> repair.repairs(x.plan().tree())).toList();
+        List<InboundStream> in = inputs.stream().filter(x -> repair.repairs(x.id().tree())).toList();
+        List<OutboundStream> out = outputs.stream().filter(x -> repair.repairs(x.id().tree())).toList();
+        vertices.removeAll(v);
+        inputs.removeAll(in);
+        outputs.removeAll(out);
+        return new Stopped(v, in, out);
+    }
+
+    /** The streams into this daemon's vertices from vertices that {@code server} hosted. */
+    synchronized List<InboundStream> inputsFrom(int server) {
+        return inputs.stream().filter(x -> x.sender() == server).toList();
+    }
+
     /** Forgets a finished vertex; true when nothing is left to stop (no vertex, no unfinished output stream). */
     synchronized boolean forget(Vertex finished) {
         vertices.remove(finished);
-        return vertices.isEmpty() && outputs.isEmpty();
+        return idle();
+    }
+
+    /** The root vertex a repair's streams feed finished; true when nothing is left. */
+    synchronized boolean reboundFinished() {
+        rebinding = false;
+        return idle();
+    }
+
+    private boolean idle() {
+        return vertices.isEmpty() && outputs.isEmpty() && !rebinding;
     }
 
     /**
@@ -87,6 +120,6 @@ final class RunningShuffle {
      */
     synchronized boolean forget(OutboundStream completed) {
         outputs.remove(completed);
-        return vertices.isEmpty() && outputs.isEmpty();
+        return idle();
     }
 }

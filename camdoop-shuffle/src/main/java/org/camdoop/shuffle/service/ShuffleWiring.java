@@ -20,8 +20,14 @@ import org.camdoop.torus.transport.stream.OutboundStream;
  * @param root     the root vertex, present only on the root's daemon
  * @param vertices every vertex hosted here, the root included
  * @param refusals outputs of vertices that cannot run here (the job is unknown): started by failing them
+ * @param rebound  on the root's daemon, in a repair generation: its streams into the repaired generation's root vertex
  */
-record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertices, List<Refused> refusals) {
+record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertices, List<Refused> refusals,
+        List<InboundStream> rebound) {
+
+    ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertices, List<Refused> refusals) {
+        this(spec, root, vertices, refusals, List.of());
+    }
 
     /** A vertex with its streams and the job's aggregation it runs. */
     record Wired(VertexPlan plan, Vertex vertex, JobAggregationSpec agg, List<InboundStream> inputs,
@@ -38,10 +44,16 @@ record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertic
     ShuffleWiring {
         vertices = List.copyOf(vertices);
         refusals = List.copyOf(refusals);
+        rebound = List.copyOf(rebound);
+    }
+
+    /** This wiring with {@code streams} into the repaired generation's root vertex. */
+    ShuffleWiring withRebound(List<InboundStream> streams) {
+        return new ShuffleWiring(spec, root, vertices, refusals, streams);
     }
 
     boolean isEmpty() {
-        return vertices.isEmpty() && refusals.isEmpty();
+        return vertices.isEmpty() && refusals.isEmpty() && rebound.isEmpty();
     }
 
     List<Vertex> allVertices() {
@@ -49,7 +61,7 @@ record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertic
     }
 
     List<InboundStream> inputs() {
-        List<InboundStream> all = new ArrayList<>();
+        List<InboundStream> all = new ArrayList<>(rebound);
         vertices.forEach(w -> all.addAll(w.inputs()));
         return all;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.ReadaheadPool;
+import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.StreamInput;
 import org.camdoop.shuffle.service.net.StreamOutput;
@@ -87,6 +88,37 @@ final class VertexSetup {
         return new ShuffleWiring(spec, rootVertex, wired, refused);
     }
 
+    /**
+     * Opens repair generation {@code repair}'s streams into {@code root}, the root vertex of the generation it repairs,
+     * each at the input the replaced stream had (same tree, same child): all of them, or none and throws.
+     */
+    List<InboundStream> rebind(ShuffleSpec repair, List<StreamEdge> edges, Vertex root) {
+        List<StreamEdge> wired = root.plan().inputs();
+        List<InboundStream> opened = new ArrayList<>(edges.size());
+        try {
+            for (StreamEdge e : edges) {
+                int input = -1;
+                for (int i = 0; i < wired.size(); i++) {
+                    if (wired.get(i).tree() == e.tree() && wired.get(i).sendingVertex() == e.sendingVertex()) {
+                        input = i;
+                    }
+                }
+                if (input < 0) {
+                    throw new IllegalStateException("the root vertex has no input from vertex " + e.sendingVertex()
+                            + " of tree " + e.tree());
+                }
+                opened.add(node.openInbound(streamOf(repair, e), shape.coord(e.senderHost()),
+                        new StreamInput(root.rebound(repair.generation().number()), input,
+                                context.limits().maxRecordBytes())));
+            }
+            return opened;
+        } catch (RuntimeException e) {
+            opened.forEach(node::closeInbound);
+            throw new WiringFailed("daemon " + node.coord() + " cannot rebind the root of " + repair.describe() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** Starts a registered wiring: refused outputs fail, vertices read their local map outputs and run. */
     void start(ShuffleWiring wiring) {
         wiring.refusals().forEach(r -> r.output().fail(r.reason()));
@@ -109,7 +141,9 @@ final class VertexSetup {
         List<LocalInputs.Reader> readers = new ArrayList<>(reading.size());
         for (ShuffleWiring.Wired w : reading) {
             Vertex v = w.vertex();
-            readers.add(new LocalInputs.Reader(w.plan().local().get(), v::onLocalData));
+            // A repaired tree's vertex skips what its tree had passed whole to the root vertex.
+            Optional<byte[]> treeResume = spec.generation().repair().flatMap(r -> r.resumeKey(w.plan().tree()));
+            readers.add(new LocalInputs.Reader(w.plan().local().get(), v::onLocalData, treeResume));
         }
         List<LocalInputs> inputs;
         try {
@@ -166,9 +200,12 @@ final class VertexSetup {
         Vertex vertex = null;
         try {
             VertexOutput out = outputOf(spec, vp, root, opened);
+            // A root vertex of the trees takes whole key groups from each tree, so a tree repair can rebind it.
+            int rebindHeld = vp.isRoot() && spec.mode() != ShuffleMode.DIRECT ? CamdoopService.MAX_HELD_TREE_GROUP_BYTES
+                    : 0;
             VertexContext ctx = new VertexContext(spec, vp, agg, out,
                     (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords(),
-                    System::nanoTime);
+                    System::nanoTime, rebindHeld);
             vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
             for (int i = 0; i < vp.inputs().size(); i++) {
                 StreamEdge e = vp.inputs().get(i);

@@ -149,7 +149,8 @@ class RecoveryTest {
             Received got = receive(torus, root, afterChunks == 0 ? List.of() : dead, afterChunks);
 
             assertExactlyTheReference(job, mode, got);
-            assertEquals(dead.size(), torus.service(0).counters().snapshot().restarts());
+            DaemonCounters.Snapshot rootCounts = torus.service(0).counters().snapshot();
+            assertEquals(dead.size(), rootCounts.restarts() + rootCounts.repairs());
             TorusWaits.idle(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
             TorusWaits.noOpenStreams(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
         }

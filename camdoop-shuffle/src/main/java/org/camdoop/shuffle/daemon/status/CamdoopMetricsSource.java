@@ -72,6 +72,8 @@ public final class CamdoopMetricsSource implements MetricsSource {
         d.addCounter(Interns.info("Aborts", "shuffles aborted while running here"), t.aborts());
         d.addCounter(Interns.info("FailuresDeclared", "servers this daemon declared failed"), t.failuresDeclared());
         d.addCounter(Interns.info("Restarts", "shuffles rooted here restarted after a server failed"), t.restarts());
+        d.addCounter(Interns.info("Repairs", "shuffles rooted here whose trees a server failure touched were"
+                + " rebuilt in place"), t.repairs());
         d.addCounter(Interns.info("Pauses", "shuffles rooted here paused because map outputs died with a server"),
                 t.pauses());
         d.addCounter(Interns.info("Rejoins", "servers taken back into the view after a failure"), t.rejoins());

@@ -61,6 +61,8 @@ public final class PrometheusText {
                 t.failuresDeclared());
         counter(b, self, "camdoop_restarts_total", "shuffles rooted here restarted after a server failed",
                 t.restarts());
+        counter(b, self, "camdoop_repairs_total", "shuffles rooted here whose trees a server failure touched were"
+                + " rebuilt in place, the others running on", t.repairs());
         counter(b, self, "camdoop_pauses_total", "shuffles rooted here paused because map outputs died with a server"
                 + " (they resume with the maps' new attempts)", t.pauses());
         counter(b, self, "camdoop_rejoins_total", "servers taken back into this daemon's view after a failure (a new"

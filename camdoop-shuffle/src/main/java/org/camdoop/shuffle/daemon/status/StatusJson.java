@@ -66,6 +66,7 @@ public final class StatusJson {
                 .append(t.peerStarts()).append(", \"starts_refused\": ").append(t.startsRefused())
                 .append(", \"aborts\": ").append(t.aborts()).append(", \"failures_declared\": ")
                 .append(t.failuresDeclared()).append(", \"restarts\": ").append(t.restarts())
+                .append(", \"repairs\": ").append(t.repairs())
                 .append(", \"pauses\": ").append(t.pauses())
                 .append(", \"rejoins\": ").append(t.rejoins())
                 .append(", \"records_combined\": ").append(t.recordsCombined())

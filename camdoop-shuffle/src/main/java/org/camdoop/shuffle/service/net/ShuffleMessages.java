@@ -7,6 +7,8 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.hadoop.io.WritableUtils;
@@ -16,6 +18,7 @@ import org.camdoop.shuffle.protocol.ShuffleCodes;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.TreeRepair;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
 
@@ -52,6 +55,8 @@ public final class ShuffleMessages {
     public static final int HELD = 11;
     /** Generations and failed servers a START may name (a bound for the decoder, far above any real use). */
     private static final int MAX_LIST = 1 << 16;
+    /** A torus has at most six trees (one per port). */
+    private static final int MAX_REPAIRED_TREES = 6;
 
     private ShuffleMessages() {
     }
@@ -109,6 +114,21 @@ public final class ShuffleMessages {
                 byte[] key = g.resumeAfter().get();
                 WritableUtils.writeVInt(out, key.length);
                 out.write(key);
+            }
+            if (g.repair().isPresent()) {
+                // Trailing, so a whole generation's START is what it always was.
+                TreeRepair r = g.repair().get();
+                int[] trees = r.trees();
+                out.writeByte(trees.length);
+                for (int t : trees) {
+                    out.writeByte(t);
+                    Optional<byte[]> key = r.resumeKey(t);
+                    out.writeByte(key.isPresent() ? 1 : 0);
+                    if (key.isPresent()) {
+                        WritableUtils.writeVInt(out, key.get().length);
+                        out.write(key.get());
+                    }
+                }
             }
         });
     }
@@ -290,8 +310,37 @@ public final class ShuffleMessages {
             in.readFully(key);
             after = Optional.of(key);
         }
-        // The record checks the order of the failed servers (IllegalArgumentException, like every decode error).
-        return new ShuffleGeneration(number, after, failed, incarnations, rootIncarnation);
+        // The records check the order of the failed servers and trees (IllegalArgumentException, like every decode
+        // error).
+        return new ShuffleGeneration(number, after, failed, incarnations, rootIncarnation, decodeRepair(in));
+    }
+
+    /** The trailing repair of a START (absent for a whole generation). */
+    private static Optional<TreeRepair> decodeRepair(DataInputStream in) throws IOException {
+        if (in.available() == 0) {
+            return Optional.empty();
+        }
+        int n = in.readUnsignedByte();
+        if (n > MAX_REPAIRED_TREES) {
+            throw new IllegalArgumentException("shuffle start repairs " + n + " trees");
+        }
+        int[] trees = new int[n];
+        List<Optional<byte[]>> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            trees[i] = in.readUnsignedByte();
+            int flag = in.readUnsignedByte();
+            if (flag > 1) {
+                throw new IllegalArgumentException("shuffle start has tree resume flag " + flag);
+            }
+            Optional<byte[]> key = Optional.empty();
+            if (flag == 1) {
+                byte[] k = new byte[bounded(in, TreeRepair.MAX_KEY_BYTES, "tree resume key length")];
+                in.readFully(k);
+                key = Optional.of(k);
+            }
+            keys.add(key);
+        }
+        return Optional.of(new TreeRepair(trees, keys));
     }
 
     /**

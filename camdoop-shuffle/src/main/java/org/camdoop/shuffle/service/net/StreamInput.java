@@ -88,7 +88,7 @@ public final class StreamInput implements InboundHandler {
     private void fail(String reason) {
         failed = true;
         parts = null;
-        vertex.fail(reason);
+        vertex.failInput(input, reason);
     }
 
     @Override
@@ -103,10 +103,10 @@ public final class StreamInput implements InboundHandler {
             if (status == StreamFrames.OK) {
                 vertex.onEnd(input, EndOfStream.decode(rest));
             } else {
-                vertex.fail("child failed: " + new String(rest, StandardCharsets.UTF_8));
+                vertex.failInput(input, "child failed: " + new String(rest, StandardCharsets.UTF_8));
             }
         } catch (RuntimeException e) {
-            vertex.fail("bad end of child stream " + stream.id() + ": " + e.getMessage());
+            vertex.failInput(input, "bad end of child stream " + stream.id() + ": " + e.getMessage());
         } finally {
             // The transport finishes the stream itself once the vertex has released the buffers it still holds.
             payload.release();

@@ -28,6 +28,10 @@ import org.camdoop.torus.trees.SpanningTrees;
  * for the rest of the shuffle, where the root's links are the bottleneck at S=1. Striped over five trees, each of the
  * five links carries a fifth.
  *
+ * <p>A repair generation ({@link org.camdoop.shuffle.protocol.TreeRepair}) plans only the trees it rebuilds, striped
+ * as in the generation it repairs (which ran on a view without failures, so on every tree), and no root vertex: the
+ * root vertex of the repaired generation goes on and takes the rebuilt trees' streams ({@link #rootInputs}).
+ *
  * <p>Direct mode: every live server other than the root streams its whole local output to the root, which merges
  * them all (the paper's switch baseline). Stream ids use tree 0 and the sending server.
  */
@@ -48,7 +52,9 @@ public final class ShufflePlan {
         this.root = shape.index(spec.root());
         SpanningTrees trees = spec.trees().build(shape, root);
         this.hosted = new HostedTrees(trees, view, spec.salt());
-        this.used = usedTrees(trees, view, root);
+        // A repair keeps the stripes of the generation it repairs, else a key would change tree.
+        this.used = spec.generation().repair().isPresent() ? IntStream.range(0, trees.count()).toArray()
+                : usedTrees(trees, view, root);
     }
 
     /**
@@ -106,14 +112,8 @@ public final class ShufflePlan {
     private List<VertexPlan> treePlan(int server) {
         SpanningTrees trees = hosted.trees();
         List<VertexPlan> out = new ArrayList<>();
-        if (hosted.rootHost() == server) {
-            List<StreamEdge> inputs = new ArrayList<>();
-            for (int t : used) {
-                for (int child : trees.children(t, root)) {
-                    inputs.add(edge(t, child));
-                }
-            }
-            out.add(new VertexPlan(-1, root, inputs, localSlice(root, server, 0, 1), Optional.empty(), 0));
+        if (hosted.rootHost() == server && spec.generation().repair().isEmpty()) {
+            out.add(new VertexPlan(-1, root, rootInputs(), localSlice(root, server, 0, 1), Optional.empty(), 0));
         }
         for (int v = 0; v < shape.size(); v++) {
             if (v == root) {
@@ -121,7 +121,7 @@ public final class ShufflePlan {
             }
             for (int stripe = 0; stripe < used.length; stripe++) {
                 int t = used[stripe];
-                if (hosted.host(t, v) != server) {
+                if (hosted.host(t, v) != server || !runs(t)) {
                     continue;
                 }
                 List<StreamEdge> inputs = new ArrayList<>();
@@ -133,6 +133,32 @@ public final class ShufflePlan {
             }
         }
         return out;
+    }
+
+    /**
+     * The streams into the root vertex, in its input order: the root's children in every tree used, tree by tree; in
+     * a repair generation, those of the trees it rebuilds (the repaired generation's root vertex takes them in place
+     * of its own streams from those trees, at the same inputs).
+     */
+    public List<StreamEdge> rootInputs() {
+        List<StreamEdge> inputs = new ArrayList<>();
+        if (spec.mode() == ShuffleMode.DIRECT) {
+            throw new IllegalStateException("direct mode has no trees");
+        }
+        SpanningTrees trees = hosted.trees();
+        for (int t : used) {
+            if (runs(t)) {
+                for (int child : trees.children(t, root)) {
+                    inputs.add(edge(t, child));
+                }
+            }
+        }
+        return inputs;
+    }
+
+    /** Whether tree {@code tree} runs in this generation: every used tree, or the ones a repair rebuilds. */
+    private boolean runs(int tree) {
+        return spec.generation().repair().map(r -> r.repairs(tree)).orElse(true);
     }
 
     /** Tree edges from {@code vertex} up to the root in tree {@code tree}. */

@@ -28,8 +28,15 @@ import org.camdoop.shuffle.service.plan.VertexPlan;
  */
 public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
 
-    /** A vertex reading a slice of the local map outputs; {@code waker} reschedules it (see {@link StripeDemux}). */
-    public record Reader(VertexPlan.LocalSlice slice, Runnable waker) {
+    /**
+     * A vertex reading a slice of the local map outputs; {@code waker} reschedules it (see {@link StripeDemux}). A
+     * vertex of a repaired tree skips its slice's keys at or before its tree's {@code resumeAfter}.
+     */
+    public record Reader(VertexPlan.LocalSlice slice, Runnable waker, Optional<byte[]> resumeAfter) {
+
+        public Reader(VertexPlan.LocalSlice slice, Runnable waker) {
+            this(slice, waker, Optional.empty());
+        }
     }
 
     /** No local data: a vertex hosted for a failed server, or a server that ran no map of the job. */
@@ -72,8 +79,10 @@ public record LocalInputs(List<SortedRun> runs, MapAttemptSummary attempts) {
                         : ResumingRun.resuming(located, spec.sortComparator(), resumeAfter.get());
                 Map<Integer, StripeDemux> demuxes = new HashMap<>();
                 for (int i = 0; i < readers.size(); i++) {
-                    runs.get(i).add(openSlice(source, out.attemptId() + " partition " + partition, readers, i, demuxes,
-                            readahead));
+                    SortedRun run = openSlice(source, out.attemptId() + " partition " + partition, readers, i, demuxes,
+                            readahead);
+                    Optional<byte[]> skip = readers.get(i).resumeAfter();
+                    runs.get(i).add(skip.isEmpty() ? run : new ResumingRun(run, spec.sortComparator(), skip.get()));
                 }
                 attempts.add(out.attemptId());
             }

@@ -3,10 +3,11 @@ package org.camdoop.shuffle.service.vertex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.camdoop.shuffle.aggregation.AggregationPipeline;
-import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.aggregation.PumpOutcome;
 import org.camdoop.shuffle.aggregation.SortedRun;
 import org.camdoop.shuffle.aggregation.exactlyonce.ExactlyOnceReport;
@@ -27,19 +28,27 @@ import org.camdoop.shuffle.records.ChunkFifo;
  */
 public final class Vertex implements VertexInput {
 
-    private sealed interface Event permits Started, Data, Ended, Failed, Wake, Sent, LocalData {
+    private sealed interface Event permits Started, Data, Ended, Failed, InputFailed, Cut, Wake, Sent, LocalData {
     }
 
     private record Started(List<SortedRun> localRuns, MapAttemptSummary local) implements Event {
     }
 
-    private record Data(int input, InboundChunk chunk) implements Event {
+    /** A chunk of child {@code input}'s stream number {@code binding} (0: the one wired first; see ChildInputs). */
+    private record Data(int input, InboundChunk chunk, int binding) implements Event {
     }
 
-    private record Ended(int input, EndOfStream end) implements Event {
+    private record Ended(int input, EndOfStream end, int binding) implements Event {
     }
 
     private record Failed(String reason) implements Event {
+    }
+
+    private record InputFailed(int input, String reason, int binding) implements Event {
+    }
+
+    /** A tree repair replaces {@code inputs}' streams by those numbered {@code binding}. */
+    private record Cut(int[] inputs, int binding, Consumer<List<InputCut>> reply) implements Event {
     }
 
     private record Wake() implements Event {
@@ -62,9 +71,7 @@ public final class Vertex implements VertexInput {
 
     // Owned by run().
     private VertexState state = VertexState.WAITING_FOR_INPUTS;
-    private final ChunkQueueRun[] children;
-    private final ChunkInputs held;
-    private final EndOfStream[] childEnds;
+    private final ChildInputs children;
     private final ChunkFifo pendingChunks = new ChunkFifo();
     private AggregationPipeline pipeline;
     private MapAttemptSummary localAttempts;
@@ -100,13 +107,9 @@ public final class Vertex implements VertexInput {
                 + context.shuffle().attempt();
         int depth = context.plan().level();
         this.run = VertexRun.of(shuffle, depth, () -> frontier, this::run);
-        int k = context.plan().inputs().size();
-        this.children = new ChunkQueueRun[k];
-        for (int i = 0; i < k; i++) {
-            children[i] = new ChunkQueueRun(label + " child " + i);
-        }
-        this.held = new ChunkInputs(k);
-        this.childEnds = new EndOfStream[k];
+        this.children = new ChildInputs(label, context.plan().inputs().size(),
+                context.rebindable() ? Optional.of(context.aggregation().sortComparator()) : Optional.empty(),
+                context.rebindHeldBytes());
     }
 
     /** The state as last published by the vertex's thread (for status pages and tests). */
@@ -116,6 +119,10 @@ public final class Vertex implements VertexInput {
 
     public String label() {
         return label;
+    }
+
+    public org.camdoop.shuffle.service.plan.VertexPlan plan() {
+        return context.plan();
     }
 
     /** Nanoseconds this vertex waited for its output's credit (0 until it finishes). */
@@ -141,13 +148,62 @@ public final class Vertex implements VertexInput {
     /** A chunk arrived on child stream {@code input} (any thread). */
     @Override
     public void onChunk(int input, InboundChunk chunk) {
-        post(new Data(input, chunk));
+        post(new Data(input, chunk, 0));
     }
 
     /** Child stream {@code input} ended (any thread). */
     @Override
     public void onEnd(int input, EndOfStream end) {
-        post(new Ended(input, end));
+        post(new Ended(input, end, 0));
+    }
+
+    /** Child stream {@code input} failed (any thread). */
+    @Override
+    public void failInput(int input, String reason) {
+        post(new InputFailed(input, reason, 0));
+    }
+
+    /**
+     * Child {@code input}'s sender died holding nothing for this shuffle (a failed server's leaf vertex, which sends
+     * only its end, at once): the input ends as that end would have, with no records and no map attempts, unless its
+     * end came already (any thread).
+     */
+    public void endVanished(int input) {
+        post(new Ended(input, new EndOfStream(MapAttemptSummary.of("vanished", List.of()), 0, 0), 0));
+    }
+
+    /**
+     * A tree repair replaces the streams of {@code inputs} by its own, numbered {@code binding} (any thread; only on
+     * a root vertex wired {@link VertexContext#rebindable()}). {@code reply} gets, on the vertex's thread, where each
+     * input stands: the key its replacing stream must resume after, or that it ended already.
+     */
+    public void cut(int[] inputs, int binding, Consumer<List<InputCut>> reply) {
+        post(new Cut(inputs.clone(), binding, reply));
+    }
+
+    /** The events of child {@code input}'s stream number {@code binding}, for the repair that opens it. */
+    public VertexInput rebound(int binding) {
+        return new VertexInput() {
+            @Override
+            public void onChunk(int input, InboundChunk chunk) {
+                post(new Data(input, chunk, binding));
+            }
+
+            @Override
+            public void onEnd(int input, EndOfStream end) {
+                post(new Ended(input, end, binding));
+            }
+
+            @Override
+            public void fail(String reason) {
+                Vertex.this.fail(reason);
+            }
+
+            @Override
+            public void failInput(int input, String reason) {
+                post(new InputFailed(input, reason, binding));
+            }
+        };
     }
 
     /**
@@ -220,7 +276,7 @@ public final class Vertex implements VertexInput {
                 return;
             }
             localAttempts = s.local();
-            List<SortedRun> inputs = new ArrayList<>(List.of(children));
+            List<SortedRun> inputs = new ArrayList<>(children.runs());
             inputs.addAll(s.localRuns());
             pipeline = AggregationPipeline.open(context.aggregation(), inputs, this::emit);
             state = VertexState.MERGING;
@@ -229,13 +285,24 @@ public final class Vertex implements VertexInput {
                 d.chunk().release().run();
                 return;
             }
-            held.add(d.input(), d.chunk());
-            children[d.input()].offer(d.chunk().bytes());
+            children.chunk(d.input(), d.binding(), d.chunk());
         } else if (e instanceof Ended end) {
-            childEnds[end.input()] = end.end();
-            children[end.input()].finish();
+            children.end(end.input(), end.binding(), end.end());
         } else if (e instanceof Failed f) {
             failNow(f.reason());
+        } else if (e instanceof InputFailed f) {
+            if (children.takes(f.input(), f.binding())) {
+                failNow(f.reason()); // a replaced stream's failure is no longer this vertex's concern
+            }
+        } else if (e instanceof Cut c) {
+            List<InputCut> points = new ArrayList<>(c.inputs().length);
+            if (state != VertexState.DONE && state != VertexState.FAILED) {
+                for (int input : c.inputs()) {
+                    points.add(children.cut(input, c.binding()));
+                }
+            }
+            c.reply().accept(points); // empty: the vertex is done or failed, nothing to repair
+
         } else if (e instanceof Wake) {
             if (waitingForCredit) {
                 creditWaitNanos += context.nanoClock().getAsLong() - creditWaitStart;
@@ -311,19 +378,11 @@ public final class Vertex implements VertexInput {
     }
 
     private void releaseConsumed() {
-        int blocked = pipeline.blockedInput();
-        for (int i = 0; i < children.length; i++) {
-            // The chunk a run is positioned in may still be being read (loaded is not finished), unless the run has
-            // drained it: it is the input the merge now waits for, or it has returned its end. Chunks before it are
-            // done with.
-            long consumed = children[i].chunksConsumed();
-            boolean drained = i == blocked || children[i].ended();
-            held.releaseUpTo(i, drained ? consumed : consumed - 1);
-        }
+        children.releaseConsumed(pipeline.blockedInput());
     }
 
     private void markUrgent(int input) {
-        int child = input < children.length ? input : -1;
+        int child = input < children.size() ? input : -1;
         if (child == urgentChild) {
             return;
         }
@@ -343,6 +402,7 @@ public final class Vertex implements VertexInput {
         combinedHere = combined;
         creditWaited = creditWaitNanos;
         long linkBytes = linkBytesOut;
+        EndOfStream[] childEnds = children.ends();
         for (EndOfStream end : childEnds) {
             parts.add(end.attempts());
             combined += end.recordsCombined();
@@ -373,7 +433,7 @@ public final class Vertex implements VertexInput {
             return;
         }
         state = VertexState.FAILED;
-        held.releaseAll();
+        children.releaseAll();
         try {
             closePipeline();
         } catch (IOException suppressed) {

@@ -17,9 +17,28 @@ import org.camdoop.shuffle.service.plan.VertexPlan;
  * @param executor    runs the vertex; a vertex never runs on two threads at once
  * @param pumpRecords records merged per turn before the vertex yields its thread to other vertices
  * @param nanoClock   the clock the vertex times its waits for credit with ({@link System#nanoTime} but in tests)
+ * @param rebindHeldBytes on a root vertex a tree repair may rebind: the largest key group each input holds back so
+ *                    that it hands the merge whole groups only ({@link WholeGroupInput}); 0 for any other vertex
  */
 public record VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregationSpec aggregation, VertexOutput output,
-        UrgencySignal urgency, Executor executor, int pumpRecords, LongSupplier nanoClock) {
+        UrgencySignal urgency, Executor executor, int pumpRecords, LongSupplier nanoClock, int rebindHeldBytes) {
+
+    /** A vertex whose inputs are never rebound. */
+    public VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregationSpec aggregation, VertexOutput output,
+            UrgencySignal urgency, Executor executor, int pumpRecords, LongSupplier nanoClock) {
+        this(shuffle, plan, aggregation, output, urgency, executor, pumpRecords, nanoClock, 0);
+    }
+
+    public VertexContext {
+        if (rebindHeldBytes < 0 || (rebindHeldBytes > 0 && !plan.isRoot())) {
+            throw new IllegalArgumentException("only a root vertex's inputs are rebound: " + rebindHeldBytes);
+        }
+    }
+
+    /** Whether a tree repair may replace this vertex's input streams. */
+    public boolean rebindable() {
+        return rebindHeldBytes > 0;
+    }
 
     /** Marks a child stream urgent: the sender should serve it before its other streams. */
     @FunctionalInterface

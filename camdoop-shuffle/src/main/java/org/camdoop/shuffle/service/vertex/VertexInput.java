@@ -13,4 +13,9 @@ public interface VertexInput {
 
     /** Gives up, naming why. */
     void fail(String reason);
+
+    /** Child stream {@code input} failed, naming why: the vertex gives up, unless that stream was replaced. */
+    default void failInput(int input, String reason) {
+        fail(reason);
+    }
 }

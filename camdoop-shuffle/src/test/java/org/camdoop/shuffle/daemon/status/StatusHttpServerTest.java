@@ -35,7 +35,7 @@ class StatusHttpServerTest {
                     org.camdoop.shuffle.protocol.Refusal.UNKNOWN_JOB, 0L, org.camdoop.shuffle.protocol.Refusal.BAD_PROOF,
                     3L, org.camdoop.shuffle.protocol.Refusal.MISSING_JARS, 0L,
                     org.camdoop.shuffle.protocol.Refusal.REFUSED, 0L, org.camdoop.shuffle.protocol.Refusal.MALFORMED,
-                    7L)));
+                    7L), 2));
 
     private final HttpClient client = HttpClient.newHttpClient();
 
@@ -82,7 +82,7 @@ class StatusHttpServerTest {
                     + " \"jobs\": [{\"job\": \"job_\\\"odd\\\\\\u000a\", \"map_outputs\": 0},"
                     + " {\"job\": \"job_1_0001\", \"map_outputs\": 3}], \"totals\": {\"root_starts\": 1,"
                     + " \"peer_starts\": 4, \"starts_refused\": 0, \"aborts\": 2, \"failures_declared\": 1,"
-                    + " \"restarts\": 0, \"pauses\": 0, \"rejoins\": 0, \"records_combined\": 1200,"
+                    + " \"restarts\": 0, \"repairs\": 2, \"pauses\": 0, \"rejoins\": 0, \"records_combined\": 1200,"
                     + " \"credit_wait_ms\": 35,"
                     + " \"local_refusals\": {\"unknown_job\": 0, \"bad_proof\": 3,"
                     + " \"missing_jars\": 0, \"refused\": 0, \"malformed\": 7}}}\n", status.body());

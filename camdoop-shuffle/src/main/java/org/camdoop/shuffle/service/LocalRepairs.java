@@ -1,0 +1,85 @@
+package org.camdoop.shuffle.service;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.TreeRepair;
+import org.camdoop.shuffle.service.plan.StreamEdge;
+import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.torus.transport.TorusNode;
+import org.camdoop.torus.transport.stream.InboundStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This daemon's part of a tree repair (docs/recovery.md, "Tree repair"), applied to the generation it repairs before
+ * the repair's own vertices run: that generation's vertices and streams of the repaired trees stop (the repair runs
+ * those trees anew), and in the trees it keeps, a stream from a failed server's vertex that has not ended ends as the
+ * empty stream it was (the root repairs only when that server held no map output of the shuffle, and a leaf vertex
+ * with no map output sends nothing but its end). Called on the vertex threads.
+ */
+final class LocalRepairs {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalRepairs.class);
+
+    private final TorusNode node;
+    private final RecentShuffles recent;
+    private final RunningShuffles running;
+    private final BiConsumer<RunningShuffle.Stopped, String> stopper;
+
+    LocalRepairs(TorusNode node, RecentShuffles recent, RunningShuffles running,
+            BiConsumer<RunningShuffle.Stopped, String> stopper) {
+        this.node = node;
+        this.recent = recent;
+        this.running = running;
+        this.stopper = stopper;
+    }
+
+    /**
+     * Applies repair generation {@code repair} to the generation it repairs here (or remembers it, for a START of that
+     * generation still to come).
+     *
+     * @return the repaired generation's root vertex, if it runs here: the repair's streams from its trees feed it
+     */
+    Optional<Vertex> apply(ShuffleSpec repair) {
+        TreeRepair trees = repair.generation().repair().orElseThrow();
+        ShuffleKey repairedKey = new ShuffleKey(repair.streamKey(repair.generation().number() - 1),
+                repair.partition());
+        recent.repaired(repairedKey, repair);
+        RunningShuffle repaired = running.get(repairedKey);
+        if (repaired == null) {
+            return Optional.empty();
+        }
+        RunningShuffle.Stopped cut = repaired.cutTrees(trees);
+        LOG.debug("shuffle {}: {} stops {} vertices and {} streams here", repair.describe(), trees,
+                cut.vertices().size(), cut.inputs().size() + cut.outputs().size());
+        stopper.accept(cut, "tree repaired by generation " + repair.generation().number());
+        endVanished(repaired, repair);
+        return repaired.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
+    }
+
+    /** Ends the inputs of {@code repaired}'s vertices that come from servers {@code repair} takes for failed. */
+    void endVanished(RunningShuffle repaired, ShuffleSpec repair) {
+        int[] before = repaired.spec().generation().failed();
+        for (int server : repair.generation().failed()) {
+            if (Arrays.stream(before).anyMatch(f -> f == server)) {
+                continue; // planned without it: nothing of it runs
+            }
+            List<InboundStream> from = repaired.inputsFrom(server);
+            for (Vertex v : repaired.vertices()) {
+                List<StreamEdge> edges = v.plan().inputs();
+                for (int i = 0; i < edges.size(); i++) {
+                    StreamEdge e = edges.get(i);
+                    if (e.senderHost() != server) {
+                        continue;
+                    }
+                    from.stream().filter(s -> s.id().tree() == e.tree() && s.id().vertex() == e.sendingVertex())
+                            .forEach(node::closeInbound);
+                    v.endVanished(i); // ignored if it ended, or was rebound
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package org.camdoop.shuffle.service;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
+import org.camdoop.shuffle.protocol.ShuffleMode;
+import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.TreeRepair;
+import org.camdoop.shuffle.service.plan.StreamEdge;
+import org.camdoop.shuffle.service.vertex.InputCut;
+import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.trees.SpanningTrees;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The root's side of a tree repair (paper section 4.2, docs/recovery.md "Tree repair"): when a server that held no map
+ * output of a shuffle fails, only the trees in which it had children are rebuilt, each from just after the last key
+ * the root vertex took whole from it; the other trees run on, and the failed server's leaf vertices, which had nothing
+ * to send but their end, count as ended. Everything else (a second failure, a generation planned with failures, a
+ * server that held outputs, a key group too large to hold back) takes the whole restart, as before.
+ *
+ * <p>Steps: {@link #tryRepair} (under the shuffle's monitor) asks the root vertex to cut the inputs of those trees;
+ * the vertex answers on its own thread with where each stands, and {@link #cutDone} (under the monitor again) starts
+ * the repair generation, or falls back to the whole restart if a cut input cannot resume exactly. A failure that comes
+ * between the two takes the whole restart, which aborts the generation the cut was for; the answer then finds the
+ * shuffle moved on and does nothing.
+ */
+final class TreeRepairs {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TreeRepairs.class);
+
+    private final ServiceContext context;
+    private final TorusShape shape;
+    private final DaemonView views;
+    private final RootedShuffles rooted;
+    private final DaemonCounters counters;
+    /** Proves, announces and launches a repair generation of a shuffle (START to every live daemon, this one's part). */
+    private final BiConsumer<RootedShuffles.Rooted, ShuffleSpec> launch;
+    private final Function<ShuffleSpec, Optional<Vertex>> rootVertex;
+    /** Restarts the whole shuffle after the last key the reducer holds (or fails it), with the cause. */
+    private final BiConsumer<RootedShuffles.Rooted, String> restartWhole;
+
+    TreeRepairs(ServiceContext context, DaemonView views, RootedShuffles rooted, DaemonCounters counters,
+            BiConsumer<RootedShuffles.Rooted, ShuffleSpec> launch, Function<ShuffleSpec, Optional<Vertex>> rootVertex,
+            BiConsumer<RootedShuffles.Rooted, String> restartWhole) {
+        this.context = context;
+        this.shape = context.node().shape();
+        this.views = views;
+        this.rooted = rooted;
+        this.counters = counters;
+        this.launch = launch;
+        this.rootVertex = rootVertex;
+        this.restartWhole = restartWhole;
+    }
+
+    /**
+     * Run {@code incarnation} of server {@code failed}, which lost {@code lost} of the shuffle's map outputs, ended:
+     * starts repairing the trees it touched if it can (the caller holds {@code r}'s monitor).
+     *
+     * @return whether the repair took the failure on; false leaves it to the whole restart
+     */
+    boolean tryRepair(RootedShuffles.Rooted r, int failed, long incarnation, SortedSet<String> lost) {
+        ShuffleSpec base = r.spec;
+        int root = shape.index(base.root());
+        if (r.repair != null || r.repairing || r.waiting() || !(r.output instanceof GenerationOutput)
+                || base.mode() == ShuffleMode.DIRECT || base.generation().failed().length > 0
+                || base.generation().repair().isPresent() || failed == root || !lost.isEmpty()
+                || !r.locations.reportedBy(failed, incarnation)) {
+            return false; // one repair per generation, of one planned without failures, for a server known empty
+        }
+        Optional<Vertex> vertex = rootVertex.apply(base);
+        if (vertex.isEmpty()) {
+            return false;
+        }
+        SpanningTrees trees = base.trees().build(shape, root);
+        List<StreamEdge> edges = vertex.get().plan().inputs();
+        List<Integer> cut = new ArrayList<>();
+        for (int i = 0; i < edges.size(); i++) {
+            if (trees.children(edges.get(i).tree(), failed).length > 0) {
+                cut.add(i);
+            }
+        }
+        r.repairing = true;
+        r.repairedServer = failed;
+        r.repairedRun = incarnation;
+        int[] inputs = cut.stream().mapToInt(Integer::intValue).toArray();
+        vertex.get().cut(inputs, base.generation().number() + 1, points -> context.vertices().execute(
+                () -> cutDone(r, base, failed, inputs, edges, points)));
+        return true;
+    }
+
+    private void cutDone(RootedShuffles.Rooted r, ShuffleSpec base, int failed, int[] inputs, List<StreamEdge> edges,
+            List<InputCut> points) {
+        synchronized (r) {
+            if (rooted.get(base) != r || r.spec != base || !r.repairing) {
+                return; // a whole restart (or the end) came first
+            }
+            r.repairing = false;
+            if (r.stream.finished() || points.isEmpty()) {
+                return; // the root vertex is done or failed: its end or failure reaches the reducer
+            }
+            List<Integer> trees = new ArrayList<>();
+            List<Optional<byte[]>> keys = new ArrayList<>();
+            for (int k = 0; k < inputs.length; k++) {
+                var p = points.get(k);
+                if (p.ended()) {
+                    continue;
+                }
+                int tree = edges.get(inputs[k]).tree();
+                if (!p.exact() || trees.contains(tree)) {
+                    restartWhole.accept(r, "server " + shape.coord(failed) + " failed while tree " + tree
+                            + (p.exact() ? " had more than one stream into the root" : " was passing the root a key"
+                            + " group too large to hold back"));
+                    return;
+                }
+                trees.add(tree);
+                keys.add(p.lastKey());
+            }
+            ShuffleGeneration g;
+            try {
+                g = views.repairGeneration(base.generation(),
+                        new TreeRepair(trees.stream().mapToInt(Integer::intValue).toArray(), keys));
+            } catch (IllegalArgumentException tooLong) {
+                restartWhole.accept(r, "server " + shape.coord(failed) + " failed: " + tooLong.getMessage());
+                return;
+            }
+            if (!Arrays.equals(g.failed(), new int[] {failed})) {
+                restartWhole.accept(r, "servers " + Arrays.stream(g.failed()).mapToObj(shape::coord).toList()
+                        + " failed");
+                return;
+            }
+            ShuffleSpec repair = base.withGeneration(g);
+            r.repair = repair;
+            r.lastRepair = repair;
+            counters.repaired();
+            LOG.info("server {} failed: shuffle {} repairs {} ({} bytes had reached the reducer)", shape.coord(failed),
+                    base.describe(), g, r.stream.bytesDelivered());
+            launch.accept(r, repair);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package org.camdoop.shuffle.service.vertex;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Optional;
+import org.apache.hadoop.io.RawComparator;
+import org.camdoop.shuffle.aggregation.ChunkQueueRun;
+import org.camdoop.shuffle.records.RawBytes;
+import org.camdoop.shuffle.records.RecordCursor;
+
+/**
+ * One input of a root vertex that a tree repair may replace (docs/recovery.md, "Tree repair"): it hands the merge whole
+ * key groups only, holding the records of each chunk's last key until a record of a greater key (or the end) shows that
+ * group complete, the rule {@code GenerationOutput} applies to the root's output. So at every moment the merge has
+ * been given every record of this input up to {@link #lastKey()} and none of a greater key, and a stream that replaces
+ * this one resumes exactly after that key: each key travels in one tree only, so no other input holds its records.
+ *
+ * <p>Costs one pass over the record headers of each chunk and, usually, one key comparison and a copy of the last
+ * group. Each chunk given to {@link #offer} is queued on the run exactly once, counted (possibly emptied of its held
+ * tail), so the run's {@link ChunkQueueRun#chunksConsumed()} still numbers the chunks the vertex must release; the held
+ * groups are copies, queued uncounted.
+ *
+ * <p>A group larger than {@code maxHeldBytes} is passed on part by part; until the next group boundary the input has
+ * no exact resume point ({@link #exact()} false, and a repair restarts the whole shuffle instead).
+ *
+ * <p>Owned by the vertex's thread.
+ */
+final class WholeGroupInput {
+
+    private final RawComparator<Object> order;
+    private final int maxHeldBytes;
+    private final RecordCursor cursor;
+    private final RawBytes key = new RawBytes();
+    private final RawBytes value = new RawBytes();
+    private int[] starts = new int[64];
+    private int[] keyOffsets = new int[64];
+    private int[] keyLengths = new int[64];
+    private byte[] held;
+    private int heldLength;
+    private byte[] heldKey;
+    private byte[] lastKey;
+    private boolean exact = true;
+    /** After a cut: the replacing stream's records at or before this key are dropped; null once a greater one came. */
+    private byte[] skipThrough;
+
+    WholeGroupInput(RawComparator<Object> order, int maxHeldBytes, String label) {
+        this.order = order;
+        this.maxHeldBytes = maxHeldBytes;
+        this.cursor = new RecordCursor(label);
+    }
+
+    /** The last key the run was given whole (empty if none yet). */
+    Optional<byte[]> lastKey() {
+        return Optional.ofNullable(lastKey).map(byte[]::clone);
+    }
+
+    /** Whether every record of {@link #lastKey()} has been given to the run. */
+    boolean exact() {
+        return exact;
+    }
+
+    /** Queues {@code chunk}'s whole groups on {@code run} and holds back its last group. */
+    void offer(ByteBuffer chunk, ChunkQueueRun run) throws IOException {
+        byte[] a;
+        int from;
+        int length = chunk.remaining();
+        if (chunk.hasArray()) {
+            a = chunk.array();
+            from = chunk.arrayOffset() + chunk.position();
+        } else {
+            a = new byte[length]; // the run would copy it too
+            chunk.duplicate().get(a);
+            from = 0;
+        }
+        int end = from + length;
+        int n = parse(a, from, length);
+        int first = 0;
+        if (skipThrough != null) {
+            while (first < n && compare(a, first, skipThrough) <= 0) {
+                first++;
+            }
+            if (first < n) {
+                skipThrough = null;
+            }
+        }
+        if (first == n) {
+            run.offer(ByteBuffer.wrap(a, from, 0), true);
+            return;
+        }
+        int lastGroup = n - 1;
+        while (lastGroup > first && compare(a, lastGroup - 1, a, n - 1) == 0) {
+            lastGroup--;
+        }
+        if (held != null && lastGroup == first && compare(a, first, heldKey) == 0) {
+            run.offer(ByteBuffer.wrap(a, from, 0), true);
+            appendToHeld(a, starts[first], end);
+            if (heldLength > maxHeldBytes) {
+                run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
+                lastKey = heldKey;
+                exact = false;
+                held = null;
+                heldKey = null;
+            }
+            return;
+        }
+        if (held != null) {
+            // Complete: this chunk goes on past its key (or starts after it).
+            run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
+            lastKey = heldKey;
+            exact = true;
+        }
+        run.offer(ByteBuffer.wrap(a, starts[first], starts[lastGroup] - starts[first]), true);
+        if (lastGroup > first) {
+            lastKey = Arrays.copyOfRange(a, keyOffsets[lastGroup - 1], keyOffsets[lastGroup - 1]
+                    + keyLengths[lastGroup - 1]);
+            exact = true;
+        }
+        held = Arrays.copyOfRange(a, starts[lastGroup], end);
+        heldLength = held.length;
+        heldKey = Arrays.copyOfRange(a, keyOffsets[lastGroup], keyOffsets[lastGroup] + keyLengths[lastGroup]);
+    }
+
+    /** The stream ended: its last group is whole. */
+    void finish(ChunkQueueRun run) {
+        if (held != null) {
+            run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
+            lastKey = heldKey;
+            exact = true;
+            held = null;
+            heldKey = null;
+        }
+        run.finish();
+    }
+
+    /**
+     * The stream is replaced: drops the group held back (the replacing stream carries it again) and from now on drops
+     * the records at or before {@link #lastKey()}, should any reach it (the replacing tree's readers skip them).
+     */
+    void cut() {
+        held = null;
+        heldKey = null;
+        skipThrough = lastKey;
+    }
+
+    private void appendToHeld(byte[] a, int from, int to) {
+        int add = to - from;
+        if (heldLength + add > held.length) {
+            held = Arrays.copyOf(held, Math.max(heldLength + add, 2 * held.length));
+        }
+        System.arraycopy(a, from, held, heldLength, add);
+        heldLength += add;
+    }
+
+    /** Record starts and keys of {@code a[from, from + length)}; returns the record count. */
+    private int parse(byte[] a, int from, int length) throws IOException {
+        cursor.reset(a, from, length);
+        int n = 0;
+        while (true) {
+            int start = cursor.position();
+            if (!cursor.next(key, value)) {
+                return n;
+            }
+            if (n == starts.length) {
+                starts = Arrays.copyOf(starts, 2 * n);
+                keyOffsets = Arrays.copyOf(keyOffsets, 2 * n);
+                keyLengths = Arrays.copyOf(keyLengths, 2 * n);
+            }
+            starts[n] = start;
+            keyOffsets[n] = key.offset();
+            keyLengths[n] = key.length();
+            n++;
+        }
+    }
+
+    private int compare(byte[] a, int record, byte[] other) {
+        return order.compare(a, keyOffsets[record], keyLengths[record], other, 0, other.length);
+    }
+
+    private int compare(byte[] a, int recordA, byte[] b, int recordB) {
+        return order.compare(a, keyOffsets[recordA], keyLengths[recordA], b, keyOffsets[recordB], keyLengths[recordB]);
+    }
+}
