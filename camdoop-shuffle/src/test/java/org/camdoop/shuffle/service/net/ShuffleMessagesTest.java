@@ -18,6 +18,7 @@ import org.camdoop.shuffle.service.net.MembershipMessages.LinkRuns;
 import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.protocol.TreeRepair;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,44 @@ class ShuffleMessagesTest {
         assertEquals(empty, ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(empty,
                 StartProof.NONE))).spec());
         assertNotEquals(empty, restarted(new ShuffleGeneration(1, Optional.empty(), new int[0], new long[0], 0)));
+    }
+
+    /**
+     * A repair generation names the trees it rebuilds and each tree's resume key, after everything a whole generation
+     * carries (which is therefore encoded as before); a repair that lies about its trees is refused with the reason.
+     */
+    @Test
+    void aRepairStartCarriesItsTreesAndTheirResumeKeys() {
+        TreeRepair repair = new TreeRepair(new int[] {1, 4}, List.of(Optional.of(new byte[] {3, 'a', 'b', 'c'}),
+                Optional.empty()));
+        ShuffleSpec spec = restarted(new ShuffleGeneration(1, Optional.empty(), new int[] {13}, new long[] {9}, 5,
+                Optional.of(repair)));
+        byte[] bytes = ShuffleMessages.start(spec, StartProof.NONE);
+        ShuffleSpec back = ((ShuffleMessages.Start) ShuffleMessages.decode(bytes)).spec();
+        assertEquals(spec, back);
+        assertArrayEquals(new byte[] {3, 'a', 'b', 'c'}, back.generation().repair().orElseThrow().resumeKey(1)
+                .orElseThrow());
+        assertEquals(Optional.empty(), back.generation().repair().orElseThrow().resumeKey(4));
+        assertNotEquals(spec, restarted(new ShuffleGeneration(1, Optional.empty(), new int[] {13}, new long[] {9}, 5)));
+        ShuffleSpec none = restarted(new ShuffleGeneration(1, Optional.empty(), new int[] {13}, new long[] {9}, 5,
+                Optional.of(new TreeRepair(new int[0], List.of()))));
+        assertEquals(none, ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(none,
+                StartProof.NONE))).spec());
+        // The repair's last bytes: 02 (trees) 01 01 04 'a' 'b' 'c' ... 04 00.
+        byte[] unordered = bytes.clone();
+        unordered[unordered.length - 2] = 1;
+        assertEquals("repaired trees must be distinct, >= 0 and ascending: [1, 1]", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(unordered)).getMessage());
+        byte[] badFlag = bytes.clone();
+        badFlag[badFlag.length - 1] = 2;
+        assertEquals("shuffle start has tree resume flag 2", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(badFlag)).getMessage());
+        byte[] tooMany = bytes.clone();
+        tooMany[tooMany.length - 10] = 7;
+        assertEquals("shuffle start repairs 7 trees", assertThrows(IllegalArgumentException.class,
+                () -> ShuffleMessages.decode(tooMany)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new ShuffleGeneration(0, Optional.empty(), new int[0],
+                new long[0], 5, Optional.of(repair)), "generation 0 repairs nothing");
     }
 
     @Test

@@ -138,4 +138,55 @@ class ShufflePlanTest {
             assertTrue(senders.add(in.senderHost()), "two trees enter the root from " + shape.coord(in.senderHost()));
         }
     }
+
+    /**
+     * A repair generation plans only the trees it rebuilds, striped as the generation it repairs (six stripes, even
+     * when a root's neighbour failed, where a whole generation would drop to five), with no root vertex: its streams
+     * into the root are exactly the repaired trees' edges the repaired root vertex already had (same tree, same child),
+     * now from the hosts the failure view gives them; every vertex drains into them.
+     */
+    @ParameterizedTest(name = "{0} repairing trees {1}")
+    @CsvSource({"1;0;0,0 3", "1;1;1,1 3 5", "0;1;2,2"})
+    void aRepairPlansOnlyItsTreesOnTheRepairedStripes(String failed, String trees) {
+        TorusShape shape = TorusShape.parse("3x3x3");
+        Coord root = new Coord(0, 0, 0);
+        int f = shape.index(Coord.parse(failed.replace(';', ',')));
+        int[] repaired = java.util.Arrays.stream(trees.split(" ")).mapToInt(Integer::parseInt).toArray();
+        ShuffleSpec base = spec(root, ShuffleMode.CAMDOOP, TreeChoice.SIX);
+        ShuffleSpec repair = base.withGeneration(base.generation().repairing(new org.camdoop.shuffle.protocol
+                .TreeRepair(repaired, java.util.Arrays.stream(repaired).mapToObj(t -> java.util.Optional.<byte[]>of(
+                new byte[] {(byte) t})).toList()), new int[] {f}, new long[] {1}));
+        ShufflePlan whole = new ShufflePlan(base, FailureView.none(shape));
+        ShufflePlan plan = new ShufflePlan(repair, FailureView.none(shape).withFailed(shape.coord(f)));
+
+        assertEquals(6, plan.treeCount(), "the repaired generation's stripes");
+        Set<Integer> repairedTrees = new HashSet<>();
+        java.util.Arrays.stream(repaired).forEach(repairedTrees::add);
+        VertexPlan oldRoot = whole.forServer(shape.index(root)).get(0);
+        List<StreamEdge> rootInputs = plan.rootInputs();
+        assertEquals(oldRoot.inputs().stream().filter(e -> repairedTrees.contains(e.tree()))
+                .map(e -> e.tree() + "/" + e.sendingVertex()).toList(),
+                rootInputs.stream().map(e -> e.tree() + "/" + e.sendingVertex()).toList());
+        Map<StreamEdge, VertexPlan> receiverOf = new HashMap<>();
+        List<VertexPlan> all = new ArrayList<>();
+        for (int server = 0; server < shape.size(); server++) {
+            for (VertexPlan v : plan.forServer(server)) {
+                assertTrue(!v.isRoot() && repairedTrees.contains(v.tree()), "planned " + v);
+                assertTrue(server != f, "the failed server runs nothing");
+                v.local().ifPresent(l -> assertEquals(new VertexPlan.LocalSlice(v.tree(), 6), l));
+                v.inputs().forEach(e -> receiverOf.put(e, v));
+                all.add(v);
+            }
+        }
+        assertEquals(repaired.length * (shape.size() - 1), all.size(), "every non-root vertex of each repaired tree");
+        for (VertexPlan v : all) {
+            VertexPlan at = v;
+            int steps = 0;
+            while (at != null && !rootInputs.contains(at.output().orElseThrow())) {
+                at = receiverOf.get(at.output().get());
+                assertTrue(steps++ < shape.size(), "stream leads nowhere");
+            }
+            assertTrue(at != null, v + " does not drain into the root");
+        }
+    }
 }
