@@ -187,6 +187,7 @@ public final class FailureBench implements Callable<Integer> {
             n.put("seconds", r.seconds());
             n.put("baseline_seconds", r.baselineSeconds());
             n.put("restarts", r.restarts());
+            n.put("repairs", r.repairs());
         }
         return mapper.writeValueAsString(root);
     }
@@ -194,27 +195,27 @@ public final class FailureBench implements Callable<Integer> {
     private String toText(List<FailureBenchRunner.Row> rows, ShuffleBenchOptions o) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "failure during the shuffle: %s, %s, S=%s, %.2f MB per server, links %.0f Mbit/s, failure timeout "
-                        + "%d ms%n%-9s %-5s %-3s %-7s %9s %9s %8s %6s %8s %s%n", o.shape(), o.mode().label(),
+                        + "%d ms%n%-9s %-5s %-3s %-7s %9s %9s %8s %6s %8s %7s %s%n", o.shape(), o.mode().label(),
                 o.ratioS(), o.mbPerServer(), o.linkMbps(), failureTimeoutMs, "failed", "at", "R", "victim", "T (s)",
-                "time (s)", "stretch", "bound", "restarts", "correct"));
+                "time (s)", "stretch", "bound", "restarts", "repairs", "correct"));
         for (FailureBenchRunner.Row r : rows) {
-            b.append(String.format(Locale.ROOT, "%-9s %-5.2f %-3d %-7s %9.2f %9.2f %8.2f %6s %8d %s%n",
+            b.append(String.format(Locale.ROOT, "%-9s %-5.2f %-3d %-7s %9.2f %9.2f %8.2f %6s %8d %7d %s%n",
                     r.failed().label(), r.at(), r.reducers(), r.victim(), r.baselineSeconds(), r.seconds(),
                     r.stretch(), Double.isFinite(r.boundStretch())
                             ? String.format(Locale.ROOT, "%.2f", r.boundStretch()) : "-",
-                    r.restarts(), r.correct() ? "yes" : "NO"));
+                    r.restarts(), r.repairs(), r.correct() ? "yes" : "NO"));
         }
         return b.toString();
     }
 
     private static String toCsv(List<FailureBenchRunner.Row> rows) {
         StringBuilder b = new StringBuilder("failed,at,reducers,victim,baseline_seconds,seconds,stretch,"
-                + "bound_stretch,restarts,correct\n");
+                + "bound_stretch,restarts,repairs,correct\n");
         for (FailureBenchRunner.Row r : rows) {
-            b.append(String.format(Locale.ROOT, "%s,%.2f,%d,\"%s\",%.3f,%.3f,%.3f,%s,%d,%s%n", r.failed().label(),
+            b.append(String.format(Locale.ROOT, "%s,%.2f,%d,\"%s\",%.3f,%.3f,%.3f,%s,%d,%d,%s%n", r.failed().label(),
                     r.at(), r.reducers(), r.victim(), r.baselineSeconds(), r.seconds(), r.stretch(),
                     Double.isFinite(r.boundStretch()) ? String.format(Locale.ROOT, "%.3f", r.boundStretch()) : "",
-                    r.restarts(), r.correct()));
+                    r.restarts(), r.repairs(), r.correct()));
         }
         return b.toString();
     }

@@ -59,7 +59,7 @@ public final class FailureBenchRunner {
      * @param boundSeconds the median of the runs' {@link RecoveryBound}s; NaN at R &gt; 1 or on unshaped links
      */
     public record Row(Victim failed, double at, int reducers, Coord victim, double baselineSeconds, double seconds,
-            double boundSeconds, int restarts, boolean correct) {
+            double boundSeconds, int restarts, int repairs, boolean correct) {
         public double stretch() {
             return seconds / baselineSeconds;
         }
@@ -153,7 +153,7 @@ public final class FailureBenchRunner {
     }
 
     /** One run; {@code boundSeconds} is NaN without a failure, at R &gt; 1 and on unshaped links. */
-    private record Timed(double seconds, String digest, int restarts, double boundSeconds) {
+    private record Timed(double seconds, String digest, int restarts, int repairs, double boundSeconds) {
     }
 
     /**
@@ -183,8 +183,9 @@ public final class FailureBenchRunner {
             for (int i = 0; i < ats.size(); i++) {
                 Timed f = once(o, manifest, victim, Optional.of(ats.get(i) * t), bound);
                 failed.get(i).add(f);
-                line.append(String.format(Locale.ROOT, ", at %.2fT %.2f s (%d restart%s%s)", ats.get(i), f.seconds,
-                        f.restarts, f.restarts == 1 ? "" : "s", f.digest.equals(reference) ? "" : ", OUTPUT DIFFERS"));
+                line.append(String.format(Locale.ROOT, ", at %.2fT %.2f s (%d restart%s, %d repair%s%s)", ats.get(i),
+                        f.seconds, f.restarts, f.restarts == 1 ? "" : "s", f.repairs, f.repairs == 1 ? "" : "s",
+                        f.digest.equals(reference) ? "" : ", OUTPUT DIFFERS"));
             }
             say(line.toString());
         }
@@ -197,9 +198,10 @@ public final class FailureBenchRunner {
             List<Double> bounds = runsAt.stream().map(Timed::boundSeconds).filter(Double::isFinite).toList();
             double boundSeconds = bounds.isEmpty() ? Double.NaN : median(bounds);
             int restarts = runsAt.stream().mapToInt(Timed::restarts).max().orElse(0);
+            int repairs = runsAt.stream().mapToInt(Timed::repairs).max().orElse(0);
             boolean ok = correct && runsAt.stream().allMatch(f -> f.digest.equals(reference));
             rows.add(new Row(kind, ats.get(i), o.reducers(), o.shape().coord(victim), t, seconds, boundSeconds,
-                    restarts, ok));
+                    restarts, repairs, ok));
         }
         return rows;
     }
@@ -290,9 +292,11 @@ public final class FailureBenchRunner {
                 reducers.get(p).output().digestInto(digest, p);
             }
             int restarts = 0;
+            int repairs = 0;
             for (int s = 0; s < o.servers(); s++) {
                 if (s != victim || crashAfter.isEmpty()) {
                     restarts += (int) torus.service(s).counters().snapshot().restarts();
+                    repairs += (int) torus.service(s).counters().snapshot().repairs();
                 }
             }
             double boundSeconds = Double.NaN;
@@ -305,7 +309,7 @@ public final class FailureBenchRunner {
                     boundSeconds = bound.get().seconds(atCrash[0] / 1e9, atCrash[1], first.stream().bytesDelivered());
                 }
             }
-            return new Timed((end - start) / 1e9, digest.finish(), restarts, boundSeconds);
+            return new Timed((end - start) / 1e9, digest.finish(), restarts, repairs, boundSeconds);
         } finally {
             crasher.shutdownNow();
         }

@@ -29,15 +29,23 @@ public final class ChunkQueueRun extends ChunkedRun {
         super(label);
     }
 
-    /** Queues a chunk of whole records. Array-backed buffers are used in place; direct buffers are copied once. */
+    /**
+     * Queues a chunk of whole records (an empty one is dropped). Array-backed buffers are used in place; direct ones
+     * are copied once.
+     */
     public void offer(ByteBuffer chunk) {
-        offer(chunk, true);
+        if (chunk.hasRemaining()) {
+            offer(chunk, true);
+        } else if (state != State.OPEN) {
+            throw new IllegalStateException("chunk offered after finish()");
+        }
     }
 
     /**
-     * Queues a chunk of whole records, possibly empty. An uncounted one (bytes its caller copied out of the chunks it
-     * counts, e.g. a key group held back across chunks) is not numbered in {@link #chunksConsumed()}, so that count
-     * still says how many of the caller's own chunks the run has entered.
+     * Queues a chunk of whole records. A counted one is numbered in {@link #chunksConsumed()} even if empty (its
+     * caller may have held back all of it); an uncounted one (bytes its caller copied out of the chunks it counts, e.g.
+     * a key group held back across chunks) is not, so that count still says how many of the caller's own chunks the
+     * run has entered.
      */
     public void offer(ByteBuffer chunk, boolean counted) {
         if (state != State.OPEN) {

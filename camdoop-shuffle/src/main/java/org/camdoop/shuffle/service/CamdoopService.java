@@ -41,11 +41,6 @@ public final class CamdoopService {
     static final int MAX_GENERATIONS = 8;
     /** The largest key group a root holds back whole so that a restart resumes exactly (GenerationOutput). */
     static final int MAX_HELD_GROUP_BYTES = 8 << 20;
-    /**
-     * The largest key group a root vertex holds back whole per tree, so that a tree repair resumes that tree exactly
-     * (WholeGroupInput); a larger one in the way makes the repair a restart of the whole shuffle.
-     */
-    static final int MAX_HELD_TREE_GROUP_BYTES = 1 << 20;
 
     /** Aborted shuffles, STARTs taken and roots' proofs, remembered for a while. */
     private final RecentShuffles recent = new RecentShuffles();
@@ -75,8 +70,38 @@ public final class CamdoopService {
         this.node = context.node();
         this.shape = node.shape();
         this.views = new DaemonView(node, context.initialView(), counters);
+        this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootGenerations.Launch() {
+            @Override
+            public void launch(ShuffleSpec spec, VertexOutput rootOutput) {
+                // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another
+                // path; receivers park it (ParkedStarts). A restart spreads it again along a tree of the new view:
+                // the first broadcast may have died with the failed server (daemons that have it only forward).
+                broadcast.distribute(spec.jobId(), views.current());
+                startOnPeers(spec);
+                local.run(spec, Optional.ofNullable(rootOutput), unknownJob(spec));
+            }
+
+            @Override
+            public void abort(ShuffleSpec spec, String reason) {
+                CamdoopService.this.abort(spec.streamKey(), spec.partition(), reason, true);
+            }
+
+            @Override
+            public void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
+                MapOutputLocations.ask(node, spec, proof, servers);
+            }
+
+            @Override
+            public Optional<org.camdoop.shuffle.service.vertex.Vertex> rootVertex(ShuffleSpec spec) {
+                return running.rootVertex(new ShuffleKey(spec.streamKey(), spec.partition()));
+            }
+        });
         this.local = new LocalShuffles(context, views, recent, running, counters,
-                (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true), rooted::finished);
+                (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true), rooted::finished,
+                (spec, reason) -> {
+                    abort(spec.streamKey(), spec.partition(), reason, true);
+                    roots.repairs().rootFailed(spec, reason); // and a repair running beside it
+                }, (spec, reason) -> roots.repairs().repairAborted(spec.streamKey(), spec.partition(), reason));
         this.broadcast = new SpecBroadcast(node, views::current, context.distribution(), context.specWaitMs(),
                 new SpecBroadcast.Listener() {
                     @Override
@@ -102,34 +127,6 @@ public final class CamdoopService {
                     abort(spec, "daemons " + who + " did not answer the start of " + spec.describe() + " within "
                             + context.specWaitMs() + " ms", true);
                 });
-        this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootGenerations.Launch() {
-            @Override
-            public void launch(ShuffleSpec spec, VertexOutput rootOutput) {
-                // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another
-                // path; receivers park it (ParkedStarts). A restart spreads it again along a tree of the new view:
-                // the first broadcast may have died with the failed server (daemons that have it only forward).
-                broadcast.distribute(spec.jobId(), views.current());
-                startOnPeers(spec);
-                local.run(spec, Optional.of(rootOutput), unknownJob(spec));
-            }
-
-            @Override
-            public void abort(ShuffleSpec spec, String reason) {
-                CamdoopService.this.abort(spec.streamKey(), spec.partition(), reason, true);
-            }
-
-            @Override
-            public void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
-                MapOutputLocations.ask(node, spec, proof, servers);
-            }
-
-            @Override
-            public Optional<org.camdoop.shuffle.service.vertex.Vertex> rootVertex(ShuffleSpec spec) {
-                RunningShuffle r = running.get(new ShuffleKey(spec.streamKey(), spec.partition()));
-                return r == null ? Optional.empty()
-                        : r.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
-            }
-        });
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
         node.setServiceHandler(inbox::onMessage);
         // Last: failures this daemon's transport declares from now on come here; links up already are taken in.
@@ -200,7 +197,7 @@ public final class CamdoopService {
      */
     public List<ShuffleStatus> shuffles(int max) {
         List<ShuffleStatus> all = new java.util.ArrayList<>(running.statuses(max));
-        all.addAll(roots.paused());
+        all.addAll(rooted.paused());
         all.sort(java.util.Comparator.comparing(ShuffleStatus::jobId).thenComparing(ShuffleStatus::partition));
         return all.subList(0, Math.min(max, all.size()));
     }
@@ -255,7 +252,7 @@ public final class CamdoopService {
 
     /** The current generation of the shuffle rooted here that {@code shuffle} belongs to, if one is. */
     public Optional<ShuffleSpec> rootedNow(ShuffleSpec shuffle) {
-        return roots.current(shuffle);
+        return rooted.current(shuffle);
     }
 
     /**
@@ -412,7 +409,7 @@ public final class CamdoopService {
             broadcast.onSpecRequest(request, from);
         } else if (m instanceof ShuffleMessages.Abort a) {
             abort(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")", false);
-            roots.repairAborted(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")");
+            roots.repairs().repairAborted(a.streamKey(), a.partition(), a.reason() + " (from " + from + ")");
         }
     }
 

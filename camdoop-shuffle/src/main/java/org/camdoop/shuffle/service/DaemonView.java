@@ -285,7 +285,8 @@ final class DaemonView {
     }
 
     /** The repair of generation {@code g} that rebuilds {@code repair}'s trees, with the failures known now. */
-    synchronized ShuffleGeneration repairGeneration(ShuffleGeneration g, org.camdoop.shuffle.protocol.TreeRepair repair) {
+    synchronized ShuffleGeneration repairGeneration(ShuffleGeneration g,
+            org.camdoop.shuffle.protocol.TreeRepair repair) {
         return g.repairing(repair, failed(), failedRuns());
     }
 

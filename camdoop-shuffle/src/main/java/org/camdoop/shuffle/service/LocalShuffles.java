@@ -40,9 +40,14 @@ final class LocalShuffles {
     private final BiConsumer<ShuffleSpec, String> aborter;
     /** A generation's root vertex finished (done or failed). */
     private final Consumer<ShuffleSpec> rootFinished;
+    /** A generation's root vertex failed: the shuffle stops everywhere, with any repair generation beside it. */
+    private final BiConsumer<ShuffleSpec, String> rootFailed;
+    /** A repair generation cannot run its part on the root: the shuffle restarts whole. */
+    private final BiConsumer<ShuffleSpec, String> repairFailed;
 
     LocalShuffles(ServiceContext context, DaemonView views, RecentShuffles recent, RunningShuffles running,
-            DaemonCounters counters, BiConsumer<ShuffleSpec, String> aborter, Consumer<ShuffleSpec> rootFinished) {
+            DaemonCounters counters, BiConsumer<ShuffleSpec, String> aborter, Consumer<ShuffleSpec> rootFinished,
+            BiConsumer<ShuffleSpec, String> rootFailed, BiConsumer<ShuffleSpec, String> repairFailed) {
         this.context = context;
         this.node = context.node();
         this.views = views;
@@ -53,6 +58,8 @@ final class LocalShuffles {
         this.repairs = new LocalRepairs(node, recent, running, this::stop);
         this.aborter = aborter;
         this.rootFinished = rootFinished;
+        this.rootFailed = rootFailed;
+        this.repairFailed = repairFailed;
     }
 
     /** Runs this daemon's vertices of a shuffle; if the job is unknown they fail with {@code unknownReason}. */
@@ -73,57 +80,61 @@ final class LocalShuffles {
         if (mine.isEmpty() && rebind.isEmpty()) {
             return;
         }
+        // On the root, what cannot run fails the reducer's stream; a repair that cannot run restarts the shuffle whole.
+        boolean repairsRoot = rebind.isPresent();
+        Consumer<String> rootFails = why -> {
+            if (repairsRoot) {
+                repairFailed.accept(spec, why);
+            } else {
+                root.ifPresent(s -> s.fail(why));
+            }
+        };
         Optional<JobAggregationSpec> agg = context.specs().forJob(spec.jobId())
                 .map(a -> spec.mode().combines() ? a : a.withoutCombiner())
                 .map(a -> a.withBufferSizes(StreamOutput.chunkBytesFor(node.config().segmentBytes()),
                         a.combineBatchBytes()));
         if (recent.wasAborted(key)) {
             // Its ABORT overtook this START (they run on different threads): nothing to do but tell the reducer why.
-            root.ifPresent(s -> s.fail(abortedBecause(spec, key)));
+            rootFails.accept(abortedBecause(spec, key));
             return;
         }
         RunningShuffle r = new RunningShuffle(spec);
         if (!running.add(key, r)) {
             LOG.warn("shuffle {} is already running here; duplicate start ignored", spec.describe());
-            root.ifPresent(s -> s.fail("shuffle " + spec.describe() + " is already running on " + node.coord()));
+            rootFails.accept("shuffle " + spec.describe() + " is already running on " + node.coord());
             return;
         }
         ShuffleWiring wiring;
         try {
             wiring = vertexSetup.wire(spec, mine, root, agg, unknownReason);
             if (rebind.isPresent()) {
-                List<InboundStream> rebound;
-                try {
-                    rebound = vertexSetup.rebind(spec, plan.rootInputs(), rebind.get());
-                } catch (VertexSetup.WiringFailed e) {
-                    vertexSetup.close(wiring, "aborted: " + e.getMessage(), e);
-                    throw e;
-                }
-                wiring = wiring.withRebound(rebound);
-                Vertex repaired = rebind.get();
-                RunningShuffle repairRun = r;
-                repaired.finished().whenComplete((state, error) -> {
-                    if (repairRun.reboundFinished()) {
-                        running.remove(key, repairRun);
-                    }
-                });
+                wiring = rebound(spec, plan, wiring, rebind.get());
             }
         } catch (VertexSetup.WiringFailed e) {
             // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
             LOG.warn(e.getMessage());
             // Everyone else would wait for streams this daemon will never open or end.
             aborter.accept(spec, e.getMessage());
+            if (repairsRoot) {
+                rootFails.accept(e.getMessage());
+            }
             return;
         }
         if (!r.attach(wiring)) {
             String why = abortedBecause(spec, key);
             vertexSetup.close(wiring, why, new IllegalStateException(why));
-            root.ifPresent(s -> s.fail(why));
+            rootFails.accept(why);
             return;
         }
         if (wiring.isEmpty()) {
             running.remove(key, r);
         }
+        // After attach: the rebound streams are released with the entry once the root vertex they feed finished.
+        rebind.ifPresent(rootVertex -> rootVertex.finished().whenComplete((state, error) -> {
+            if (r.reboundFinished()) {
+                running.remove(key, r);
+            }
+        }));
         // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
         for (Vertex v : wiring.allVertices()) {
             v.finished().whenComplete((state, error) -> {
@@ -142,12 +153,22 @@ final class LocalShuffles {
         // The root failing fails the whole shuffle: tell every daemon to stop, so nothing lingers for the retry.
         wiring.root().ifPresent(rootVertex -> rootVertex.finished().thenAccept(state -> {
             if (state == VertexState.FAILED) {
-                aborter.accept(spec, "the root failed");
+                rootFailed.accept(spec, "the root failed"); // and a repair running beside it
             }
             rootFinished.accept(spec);
         }));
         vertexSetup.start(wiring);
         repairedBy.ifPresent(repair -> repairs.endVanished(r, repair));
+    }
+
+    /** {@code wiring} with repair generation {@code spec}'s streams into {@code root}, or none and throws. */
+    private ShuffleWiring rebound(ShuffleSpec spec, ShufflePlan plan, ShuffleWiring wiring, Vertex root) {
+        try {
+            return wiring.withRebound(vertexSetup.rebind(spec, plan.rootInputs(), root));
+        } catch (VertexSetup.WiringFailed e) {
+            vertexSetup.close(wiring, "aborted: " + e.getMessage(), e);
+            throw e;
+        }
     }
 
     /** What the reducer of a shuffle aborted before it ran here learns: the abort's own reason when remembered. */

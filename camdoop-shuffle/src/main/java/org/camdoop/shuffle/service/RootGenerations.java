@@ -31,7 +31,10 @@ final class RootGenerations {
 
     /** What a generation needs from the rest of the service. */
     interface Launch {
-        /** Spreads the job's spec, sends {@code spec}'s START to every live peer, and runs this daemon's part. */
+        /**
+         * Spreads the job's spec, sends {@code spec}'s START to every live peer, and runs this daemon's part, whose
+         * root vertex writes to {@code rootOutput} (null for a repair generation, which has none).
+         */
         void launch(ShuffleSpec spec, VertexOutput rootOutput);
 
         /** Stops generation {@code spec} here and on every daemon, with the reason. */
@@ -56,6 +59,7 @@ final class RootGenerations {
     private final Launch launch;
     private final ReportRules reports;
     private final TreeRepairs repairs;
+    private final ReportWaits waits;
     private final List<Consumer<ShuffleSpec>> restartListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Consumer<ShuffleSpec>> pauseListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -69,8 +73,14 @@ final class RootGenerations {
         this.counters = counters;
         this.launch = launch;
         this.reports = new ReportRules(views, shape);
+        this.waits = new ReportWaits(context, views, rooted, reports, launch, this::next, this::pause);
         this.repairs = new TreeRepairs(context, views, rooted, counters, this::launchRepair, launch::rootVertex,
-                this::restartWhole);
+                this::restartWhole, launch::abort);
+    }
+
+    /** The tree repairs of the shuffles rooted here. */
+    TreeRepairs repairs() {
+        return repairs;
     }
 
     void onRestart(Consumer<ShuffleSpec> listener) {
@@ -121,7 +131,7 @@ final class RootGenerations {
                         && r.pausedFor == null && reports.fromLiveRun(r, s, run)) {
                     r.locations.held(s, run, r.spec.expectedAttempts(), indices);
                     if (r.awaitingReports != null && r.awaitingReports.remove(s)) {
-                        decideOnReports(r, "a server failed before its report");
+                        waits.decideOnReports(r, "a server failed before its report");
                     } else if (r.awaitingReports == null) {
                         pauseIfHeldByNone(r);
                     }
@@ -214,7 +224,7 @@ final class RootGenerations {
                         // Now, not at the next round of asking, which may be 8 s away.
                         launch.askReports(r.spec, r.proof, java.util.Set.of(s));
                     }
-                    decideOnReports(r, "servers failed before their reports");
+                    waits.decideOnReports(r, "servers failed before their reports");
                 }
                 return;
             }
@@ -247,7 +257,7 @@ final class RootGenerations {
                 return;
             }
             if (unreported) {
-                awaitReports(r, failed, incarnation);
+                waits.awaitReports(r, failed, incarnation);
                 return;
             }
             if (!lost.isEmpty()) {
@@ -257,27 +267,6 @@ final class RootGenerations {
             LOG.info("server {} failed: restarting shuffle {} ({} bytes had reached the reducer)", failed,
                     old.describe(), r.stream.bytesDelivered());
             next(r, old, at.lastKey());
-        }
-    }
-
-    /**
-     * Server {@code failed} died before it reported what it held, and nothing had reached the reducer: with the
-     * generation aborted, waits for the reports of every other server it was started on (a daemon answers every
-     * START with one, so the silent ones are asked again with START, backing off as {@link StartAcks} does), then
-     * pauses for the outputs no live server holds, or restarts if there are none. Reports still missing after
-     * {@code camdoop.daemon.spec.wait-ms} (a daemon that never answers, or one of a version that reports only once):
-     * restarts without knowing, as before reports were awaited; a lost output is then found by the end check.
-     */
-    private void awaitReports(RootedShuffles.Rooted r, Coord failed, long incarnation) {
-        r.output = null;
-        r.locations.forget(reports.lostWith(r, shape.index(failed), incarnation));
-        r.awaitingReports = reports.silentServers(r);
-        reports.awaitLaterRun(r, shape.index(failed), incarnation);
-        java.util.Set<Integer> waiting = r.awaitingReports;
-        LOG.info("server {} failed before it reported which map outputs of shuffle {} it held; waiting for the reports"
-                + " of {}", failed, r.spec.describe(), waiting.stream().map(shape::coord).toList());
-        if (!decideOnReports(r, "server " + failed + " failed before its report")) {
-            askAgainLater(r, r.spec, failed, StartAcks.RETRY_MS, 0);
         }
     }
 
@@ -307,11 +296,11 @@ final class RootGenerations {
         next(r, old, at.lastKey());
     }
 
-    /** Runs repair generation {@code repair} beside the generation it repairs (the caller holds {@code r}'s monitor). */
+    /** Runs repair generation {@code repair} beside the generation it repairs (the caller holds the monitor). */
     private void launchRepair(RootedShuffles.Rooted r, ShuffleSpec repair) {
         recent.proved(new ShuffleKey(repair.streamKey(), repair.partition()), r.proof);
         restartListeners.forEach(l -> l.accept(repair));
-        launch.launch(repair, r.output);
+        launch.launch(repair, null);
     }
 
     /** Aborts the running generation everywhere, and the repair generation running beside it, if any. */
@@ -322,22 +311,6 @@ final class RootGenerations {
         launch.abort(r.spec, reason);
         if (repair != null) {
             launch.abort(repair, reason);
-        }
-    }
-
-    /**
-     * A repair generation was aborted (a daemon could not run its part): the trees it was to rebuild would never
-     * end, so the shuffle restarts whole.
-     */
-    void repairAborted(long streamKey, int partition, String reason) {
-        for (RootedShuffles.Rooted r : rooted.all()) {
-            synchronized (r) {
-                ShuffleSpec repair = r.repair;
-                if (repair != null && repair.streamKey() == streamKey && repair.partition() == partition
-                        && rooted.get(r.spec) == r && !r.stream.finished()) {
-                    restartWhole(r, "its tree repair was aborted: " + reason);
-                }
-            }
         }
     }
 
@@ -359,47 +332,6 @@ final class RootGenerations {
     private static String whyNotResumable(ShuffleSpec old, GenerationOutput.ResumePoint at) {
         return at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
                 CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
-    }
-
-    /** After {@code intervalMs}: asks the servers whose reports are still missing again, or restarts once overdue. */
-    private void askAgainLater(RootedShuffles.Rooted r, ShuffleSpec waitingOn, Coord failed, long intervalMs,
-            long waitedMs) {
-        context.timer().schedule(() -> context.vertices().execute(() -> {
-            synchronized (r) {
-                if (rooted.get(r.spec) != r || r.spec != waitingOn || r.awaitingReports == null) {
-                    return; // decided, or gone
-                }
-                long waited = waitedMs + intervalMs;
-                if (waited >= context.specWaitMs()) {
-                    LOG.warn("shuffle {} lost server {} before it reported which map outputs it held, and servers {}"
-                            + " did not report theirs within {} ms: restarting it (an output lost with {} is found"
-                            + " at its end)", r.spec.describe(), failed, r.awaitingReports.stream().map(shape::coord)
-                            .toList(), waited, failed);
-                    r.awaitingReports = null;
-                    next(r, r.spec, Optional.empty());
-                    return;
-                }
-                launch.askReports(r.spec, r.proof, r.awaitingReports);
-                askAgainLater(r, waitingOn, failed, Math.min(StartAcks.MAX_RETRY_MS, intervalMs * 2), waited);
-            }
-        }), intervalMs, java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    /** Once every awaited report came: pauses for the outputs no live server holds, or restarts. */
-    private boolean decideOnReports(RootedShuffles.Rooted r, String cause) {
-        if (!r.awaitingReports.isEmpty()) {
-            return false;
-        }
-        r.awaitingReports = null;
-        SortedSet<String> lost = r.locations.heldByNone(r.spec.expectedAttempts(), s -> views.current().isLive(s));
-        if (lost.isEmpty()) {
-            LOG.info("{}: every map output of shuffle {} is on a live server; restarting it", cause,
-                    r.spec.describe());
-            next(r, r.spec, Optional.empty());
-        } else {
-            pause(r, Optional.empty(), lost, cause);
-        }
-        return true;
     }
 
     /** Holds the shuffle, its generation aborted, until the reduce task names new attempts of {@code lost}. */
@@ -459,31 +391,6 @@ final class RootGenerations {
                     replacements.values(), replacements.keySet());
             next(r, r.spec, r.pausedAfter);
             return null;
-        }
-    }
-
-    /** The shuffles rooted here that wait, paused, for new attempts of lost map outputs (status pages). */
-    List<ShuffleStatus> paused() {
-        List<ShuffleStatus> out = new java.util.ArrayList<>();
-        for (RootedShuffles.Rooted r : rooted.all()) {
-            synchronized (r) {
-                if (r.pausedFor != null) {
-                    out.add(new ShuffleStatus(r.spec.jobId(), r.spec.partition(), r.spec.root().toString(), 0, 0, 0,
-                            List.copyOf(r.pausedFor)));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The attempts of the shuffle rooted here that {@code shuffle} belongs to, now; empty if none is. */
-    Optional<ShuffleSpec> current(ShuffleSpec shuffle) {
-        RootedShuffles.Rooted r = rooted.get(shuffle);
-        if (r == null) {
-            return Optional.empty();
-        }
-        synchronized (r) {
-            return Optional.of(r.spec);
         }
     }
 

@@ -57,7 +57,7 @@ final class RootedShuffles {
         ShuffleSpec repair;
         /** The last repair generation started beside {@link #spec}, aborted or not: the next is numbered after it. */
         ShuffleSpec lastRepair;
-        /** Whether a repair's cut of the root vertex's inputs is under way (its answer comes on the vertex's thread). */
+        /** Whether a repair's cut of the root vertex's inputs is under way (it answers on the vertex's thread). */
         boolean repairing;
         /** The server whose failure the repair answers, and that run of it: news of it again changes nothing. */
         int repairedServer = -1;
@@ -142,5 +142,30 @@ final class RootedShuffles {
 
     List<Rooted> all() {
         return List.copyOf(rooted.values());
+    }
+
+    /** The shuffles rooted here that wait, paused, for new attempts of lost map outputs (status pages). */
+    List<ShuffleStatus> paused() {
+        List<ShuffleStatus> out = new java.util.ArrayList<>();
+        for (Rooted r : all()) {
+            synchronized (r) {
+                if (r.pausedFor != null) {
+                    out.add(new ShuffleStatus(r.spec.jobId(), r.spec.partition(), r.spec.root().toString(), 0, 0, 0,
+                            List.copyOf(r.pausedFor)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The attempts of the shuffle rooted here that {@code shuffle} belongs to, now; empty if none is. */
+    java.util.Optional<ShuffleSpec> current(ShuffleSpec shuffle) {
+        Rooted r = get(shuffle);
+        if (r == null) {
+            return java.util.Optional.empty();
+        }
+        synchronized (r) {
+            return java.util.Optional.of(r.spec);
+        }
     }
 }

@@ -43,6 +43,13 @@ final class RunningShuffles {
         return running.get(key);
     }
 
+    /** The root vertex of the shuffle running under {@code key}, if it runs here. */
+    java.util.Optional<org.camdoop.shuffle.service.vertex.Vertex> rootVertex(ShuffleKey key) {
+        RunningShuffle r = running.get(key);
+        return r == null ? java.util.Optional.empty()
+                : r.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
+    }
+
     List<ShuffleKey> keys() {
         return List.copyOf(running.keySet());
     }

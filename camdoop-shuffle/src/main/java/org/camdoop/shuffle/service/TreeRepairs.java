@@ -35,21 +35,28 @@ import org.slf4j.LoggerFactory;
 final class TreeRepairs {
 
     private static final Logger LOG = LoggerFactory.getLogger(TreeRepairs.class);
+    /**
+     * The largest key group a root vertex holds back whole per tree, so that a tree repair resumes that tree exactly
+     * (WholeGroupInput); a larger one in the way makes the repair a restart of the whole shuffle.
+     */
+    static final int MAX_HELD_GROUP_BYTES = 1 << 20;
 
     private final ServiceContext context;
     private final TorusShape shape;
     private final DaemonView views;
     private final RootedShuffles rooted;
     private final DaemonCounters counters;
-    /** Proves, announces and launches a repair generation of a shuffle (START to every live daemon, this one's part). */
+    /** Proves, announces and launches a repair generation (START to every live daemon, this one's part). */
     private final BiConsumer<RootedShuffles.Rooted, ShuffleSpec> launch;
     private final Function<ShuffleSpec, Optional<Vertex>> rootVertex;
     /** Restarts the whole shuffle after the last key the reducer holds (or fails it), with the cause. */
     private final BiConsumer<RootedShuffles.Rooted, String> restartWhole;
+    /** Stops a generation here and on every daemon, with the reason. */
+    private final BiConsumer<ShuffleSpec, String> abort;
 
     TreeRepairs(ServiceContext context, DaemonView views, RootedShuffles rooted, DaemonCounters counters,
             BiConsumer<RootedShuffles.Rooted, ShuffleSpec> launch, Function<ShuffleSpec, Optional<Vertex>> rootVertex,
-            BiConsumer<RootedShuffles.Rooted, String> restartWhole) {
+            BiConsumer<RootedShuffles.Rooted, String> restartWhole, BiConsumer<ShuffleSpec, String> abort) {
         this.context = context;
         this.shape = context.node().shape();
         this.views = views;
@@ -58,6 +65,7 @@ final class TreeRepairs {
         this.launch = launch;
         this.rootVertex = rootVertex;
         this.restartWhole = restartWhole;
+        this.abort = abort;
     }
 
     /**
@@ -81,6 +89,14 @@ final class TreeRepairs {
         }
         SpanningTrees trees = base.trees().build(shape, root);
         List<StreamEdge> edges = vertex.get().plan().inputs();
+        if (edges.stream().mapToInt(StreamEdge::tree).distinct().count() != trees.count()
+                || edges.size() != trees.count()
+                || base.generation().number() + 2 >= CamdoopService.MAX_GENERATIONS) {
+            // A tree left out (a vacant neighbour of the root): the stripes are fewer than the trees, and a repair
+            // plans on all of them. Or more than one stream per tree, whose resume keys would differ. Or no
+            // generation left for the restart a second failure would need.
+            return false;
+        }
         List<Integer> cut = new ArrayList<>();
         for (int i = 0; i < edges.size(); i++) {
             if (trees.children(edges.get(i).tree(), failed).length > 0) {
@@ -121,7 +137,8 @@ final class TreeRepairs {
                     return;
                 }
                 trees.add(tree);
-                keys.add(p.lastKey());
+                // A tree that passed nothing whole yet resumes where its generation did.
+                keys.add(p.lastKey().or(() -> base.generation().resumeAfter()));
             }
             ShuffleGeneration g;
             try {
@@ -143,6 +160,36 @@ final class TreeRepairs {
             LOG.info("server {} failed: shuffle {} repairs {} ({} bytes had reached the reducer)", shape.coord(failed),
                     base.describe(), g, r.stream.bytesDelivered());
             launch.accept(r, repair);
+        }
+    }
+
+    /** The root vertex of generation {@code spec} failed: a repair generation running beside it stops too. */
+    void rootFailed(ShuffleSpec spec, String reason) {
+        RootedShuffles.Rooted r = rooted.get(spec);
+        if (r != null) {
+            synchronized (r) {
+                ShuffleSpec repair = r.repair;
+                if (repair != null && r.spec.equals(spec)) {
+                    r.repair = null;
+                    abort.accept(repair, reason);
+                }
+            }
+        }
+    }
+
+    /**
+     * A repair generation was aborted (a daemon could not run its part): the trees it was to rebuild would never
+     * end, so the shuffle restarts whole.
+     */
+    void repairAborted(long streamKey, int partition, String reason) {
+        for (RootedShuffles.Rooted r : rooted.all()) {
+            synchronized (r) {
+                ShuffleSpec repair = r.repair;
+                if (repair != null && repair.streamKey() == streamKey && repair.partition() == partition
+                        && rooted.get(r.spec) == r && !r.stream.finished()) {
+                    restartWhole.accept(r, "its tree repair was aborted: " + reason);
+                }
+            }
         }
     }
 }

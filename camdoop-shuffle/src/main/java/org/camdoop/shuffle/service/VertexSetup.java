@@ -3,7 +3,10 @@ package org.camdoop.shuffle.service;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.aggregation.ReadaheadPool;
 import org.camdoop.shuffle.protocol.ShuffleMode;
@@ -46,6 +49,11 @@ final class VertexSetup {
     private final TorusShape shape;
     /** Shared by all shuffles' demuxes on this daemon. */
     private final ReadaheadPool readahead;
+    /**
+     * Per root vertex a tree repair may rebind, the stream each input takes now: where the merge's urgency goes once a
+     * repair replaced some (forgotten when the vertex finishes).
+     */
+    private final Map<Vertex, AtomicReferenceArray<InboundStream>> rootStreams = new ConcurrentHashMap<>();
 
     VertexSetup(ServiceContext context) {
         this.context = context;
@@ -95,6 +103,7 @@ final class VertexSetup {
     List<InboundStream> rebind(ShuffleSpec repair, List<StreamEdge> edges, Vertex root) {
         List<StreamEdge> wired = root.plan().inputs();
         List<InboundStream> opened = new ArrayList<>(edges.size());
+        AtomicReferenceArray<InboundStream> current = rootStreams.get(root);
         try {
             for (StreamEdge e : edges) {
                 int input = -1;
@@ -110,6 +119,9 @@ final class VertexSetup {
                 opened.add(node.openInbound(streamOf(repair, e), shape.coord(e.senderHost()),
                         new StreamInput(root.rebound(repair.generation().number()), input,
                                 context.limits().maxRecordBytes())));
+                if (current != null) {
+                    current.set(input, opened.get(opened.size() - 1));
+                }
             }
             return opened;
         } catch (RuntimeException e) {
@@ -197,20 +209,30 @@ final class VertexSetup {
             JobAggregationSpec agg) {
         List<OutboundStream> opened = new ArrayList<>(1);
         List<InboundStream> inputs = new ArrayList<>();
+        AtomicReferenceArray<InboundStream> current = new AtomicReferenceArray<>(vp.inputs().size());
         Vertex vertex = null;
         try {
             VertexOutput out = outputOf(spec, vp, root, opened);
             // A root vertex of the trees takes whole key groups from each tree, so a tree repair can rebind it.
-            int rebindHeld = vp.isRoot() && spec.mode() != ShuffleMode.DIRECT ? CamdoopService.MAX_HELD_TREE_GROUP_BYTES
+            int rebindHeld = vp.isRoot() && spec.mode() != ShuffleMode.DIRECT ? TreeRepairs.MAX_HELD_GROUP_BYTES
                     : 0;
-            VertexContext ctx = new VertexContext(spec, vp, agg, out,
-                    (child, urgent) -> inputs.get(child).markUrgent(urgent), context.vertices(), context.pumpRecords(),
-                    System::nanoTime, rebindHeld);
+            VertexContext ctx = new VertexContext(spec, vp, agg, out, (child, urgent) -> {
+                InboundStream now = current.get(child);
+                if (now != null) {
+                    now.markUrgent(urgent);
+                }
+            }, context.vertices(), context.pumpRecords(), System::nanoTime, rebindHeld);
             vertex = new Vertex(ctx, shape.coord(vp.vertex()).toString());
             for (int i = 0; i < vp.inputs().size(); i++) {
                 StreamEdge e = vp.inputs().get(i);
                 inputs.add(node.openInbound(streamOf(spec, e), shape.coord(e.senderHost()),
                         new StreamInput(vertex, i, context.limits().maxRecordBytes())));
+                current.set(i, inputs.get(i));
+            }
+            if (rebindHeld > 0) {
+                Vertex v = vertex;
+                rootStreams.put(v, current);
+                v.finished().whenComplete((state, error) -> rootStreams.remove(v));
             }
             return new ShuffleWiring.Wired(vp, vertex, agg, inputs, opened.stream().findFirst());
         } catch (RuntimeException e) {

@@ -149,8 +149,8 @@ class FaultCampaignTest {
             }
         }
         String summary = RUNS + " runs on " + tori + " tori: " + counts.unaffected + " unaffected, " + counts.recovered
-                + " restarted whole, " + counts.repaired + " repaired, " + counts.resumed + " resumed after a pause, " + counts.cleanFailures
-                + " clean failures " + counts.failures + "; " + counts.crashes
+                + " restarted whole, " + counts.repaired + " repaired, " + counts.resumed + " resumed after a pause, "
+                + counts.cleanFailures + " clean failures " + counts.failures + "; " + counts.crashes
                 + " crashes (" + counts.crashesWithOutputs + " with map outputs, " + counts.mapsRunAgain
                 + " maps run again; " + counts.restartedAtOnce + " restarted at once, the others after their run; "
                 + counts.rejoins + " seen back in every daemon's view), " + counts.cuts + " link cuts";

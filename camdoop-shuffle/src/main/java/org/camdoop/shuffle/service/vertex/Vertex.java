@@ -183,27 +183,20 @@ public final class Vertex implements VertexInput {
 
     /** The events of child {@code input}'s stream number {@code binding}, for the repair that opens it. */
     public VertexInput rebound(int binding) {
-        return new VertexInput() {
-            @Override
-            public void onChunk(int input, InboundChunk chunk) {
-                post(new Data(input, chunk, binding));
-            }
+        return new ReboundInput(this, binding);
+    }
 
-            @Override
-            public void onEnd(int input, EndOfStream end) {
-                post(new Ended(input, end, binding));
-            }
+    /** Events of a child stream, numbered {@code binding} (0: the one wired first); any thread. */
+    void chunkOn(int input, InboundChunk chunk, int binding) {
+        post(new Data(input, chunk, binding));
+    }
 
-            @Override
-            public void fail(String reason) {
-                Vertex.this.fail(reason);
-            }
+    void endOn(int input, EndOfStream end, int binding) {
+        post(new Ended(input, end, binding));
+    }
 
-            @Override
-            public void failInput(int input, String reason) {
-                post(new InputFailed(input, reason, binding));
-            }
-        };
+    void failOn(int input, String reason, int binding) {
+        post(new InputFailed(input, reason, binding));
     }
 
     /**

@@ -109,6 +109,8 @@ final class WholeGroupInput {
             run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
             lastKey = heldKey;
             exact = true;
+        } else if (!exact && compare(a, first, lastKey) > 0) {
+            exact = true; // the group passed on part by part has ended
         }
         run.offer(ByteBuffer.wrap(a, starts[first], starts[lastGroup] - starts[first]), true);
         if (lastGroup > first) {

@@ -147,6 +147,15 @@ class WholeGroupInputTest {
         assertTrue(in.exact());
         assertEquals("b", text(in.lastKey().get()));
         assertEquals(List.of("b=4"), drain(run));
+
+        WholeGroupInput single = new WholeGroupInput(TEXT, 8, "test");
+        ChunkQueueRun run2 = new ChunkQueueRun("test");
+        single.offer(chunk(List.of("a=1", "a=2", "a=3")), run2);
+        single.offer(chunk(List.of("a=4", "a=5")), run2);
+        assertFalse(single.exact());
+        single.offer(chunk(List.of("b=1")), run2); // a chunk of one new key shows the big group ended
+        assertTrue(single.exact());
+        assertEquals("a", text(single.lastKey().get()));
     }
 
     private static String text(byte[] serialized) {
