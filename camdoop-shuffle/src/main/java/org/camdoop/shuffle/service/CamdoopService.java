@@ -101,7 +101,7 @@ public final class CamdoopService {
                 (spec, reason) -> {
                     abort(spec.streamKey(), spec.partition(), reason, true);
                     roots.repairs().rootFailed(spec, reason); // and a repair running beside it
-                }, (spec, reason) -> roots.repairs().repairAborted(spec.streamKey(), spec.partition(), reason));
+                }, (spec, reason) -> roots.repairs().repairFailed(spec, reason));
         this.broadcast = new SpecBroadcast(node, views::current, context.distribution(), context.specWaitMs(),
                 new SpecBroadcast.Listener() {
                     @Override
@@ -124,8 +124,14 @@ public final class CamdoopService {
                 (spec, server) -> sendStart(spec, server),
                 (spec, silent) -> {
                     List<Coord> who = silent.stream().map(shape::coord).toList();
-                    abort(spec, "daemons " + who + " did not answer the start of " + spec.describe() + " within "
-                            + context.specWaitMs() + " ms", true);
+                    String why = "daemons " + who + " did not answer the start of " + spec.describe() + " within "
+                            + context.specWaitMs() + " ms";
+                    if (spec.generation().repair().isPresent()) {
+                        abort(spec.streamKey(), spec.partition(), why, true);
+                        roots.repairs().repairFailed(spec, why); // the shuffle restarts whole
+                    } else {
+                        abort(spec, why, true);
+                    }
                 });
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
         node.setServiceHandler(inbox::onMessage);

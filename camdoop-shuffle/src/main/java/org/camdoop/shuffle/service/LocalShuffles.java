@@ -129,8 +129,13 @@ final class LocalShuffles {
         if (wiring.isEmpty()) {
             running.remove(key, r);
         }
-        // After attach: the rebound streams are released with the entry once the root vertex they feed finished.
+        // After attach: the entry is released once the root vertex the rebound streams feed finished; if it failed,
+        // their senders may never end them, so they are closed (ended ones finish by themselves).
+        List<InboundStream> rebound = wiring.rebound();
         rebind.ifPresent(rootVertex -> rootVertex.finished().whenComplete((state, error) -> {
+            if (state != VertexState.DONE) {
+                rebound.forEach(node::closeInbound);
+            }
             if (r.reboundFinished()) {
                 running.remove(key, r);
             }
@@ -164,7 +169,8 @@ final class LocalShuffles {
     /** {@code wiring} with repair generation {@code spec}'s streams into {@code root}, or none and throws. */
     private ShuffleWiring rebound(ShuffleSpec spec, ShufflePlan plan, ShuffleWiring wiring, Vertex root) {
         try {
-            return wiring.withRebound(vertexSetup.rebind(spec, plan.rootInputs(), root));
+            return wiring.withRebound(vertexSetup.rebind(spec, plan.rootInputs(), root,
+                    why -> context.vertices().execute(() -> repairFailed.accept(spec, why))));
         } catch (VertexSetup.WiringFailed e) {
             vertexSetup.close(wiring, "aborted: " + e.getMessage(), e);
             throw e;

@@ -54,7 +54,7 @@ final class RootedShuffles {
          */
         boolean pausedForUnheld;
         /** The repair generation running beside {@link #spec} (TreeRepairs), or null. */
-        ShuffleSpec repair;
+        volatile ShuffleSpec repair;
         /** The last repair generation started beside {@link #spec}, aborted or not: the next is numbered after it. */
         ShuffleSpec lastRepair;
         /** Whether a repair's cut of the root vertex's inputs is under way (it answers on the vertex's thread). */

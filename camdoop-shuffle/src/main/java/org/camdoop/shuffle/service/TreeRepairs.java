@@ -185,17 +185,31 @@ final class TreeRepairs {
     }
 
     /**
-     * A repair generation was aborted (a daemon could not run its part): the trees it was to rebuild would never
-     * end, so the shuffle restarts whole.
+     * A repair generation was aborted by a peer (a daemon could not run its part, or refused it): the trees it was to
+     * rebuild would never end, so the shuffle restarts whole. The caller holds no shuffle's monitor.
      */
     void repairAborted(long streamKey, int partition, String reason) {
         for (RootedShuffles.Rooted r : rooted.all()) {
-            synchronized (r) {
-                ShuffleSpec repair = r.repair;
-                if (repair != null && repair.streamKey() == streamKey && repair.partition() == partition
-                        && rooted.get(r.spec) == r && !r.stream.finished()) {
-                    restartWhole.accept(r, "its tree repair was aborted: " + reason);
-                }
+            ShuffleSpec repair = r.repair;
+            if (repair != null && repair.streamKey() == streamKey && repair.partition() == partition) {
+                repairFailed(repair, reason);
+            }
+        }
+    }
+
+    /**
+     * Repair generation {@code repair} cannot go on (its part here could not run, a daemon did not answer its START,
+     * or one of its streams into the root failed): the shuffle restarts whole, once. Takes only that shuffle's monitor
+     * (the caller may hold it already).
+     */
+    void repairFailed(ShuffleSpec repair, String reason) {
+        RootedShuffles.Rooted r = rooted.get(repair);
+        if (r == null) {
+            return;
+        }
+        synchronized (r) {
+            if (repair.equals(r.repair) && rooted.get(r.spec) == r && !r.stream.finished()) {
+                restartWhole.accept(r, "its tree repair was aborted: " + reason);
             }
         }
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
@@ -100,7 +101,7 @@ final class VertexSetup {
      * Opens repair generation {@code repair}'s streams into {@code root}, the root vertex of the generation it repairs,
      * each at the input the replaced stream had (same tree, same child): all of them, or none and throws.
      */
-    List<InboundStream> rebind(ShuffleSpec repair, List<StreamEdge> edges, Vertex root) {
+    List<InboundStream> rebind(ShuffleSpec repair, List<StreamEdge> edges, Vertex root, Consumer<String> failed) {
         List<StreamEdge> wired = root.plan().inputs();
         List<InboundStream> opened = new ArrayList<>(edges.size());
         AtomicReferenceArray<InboundStream> current = rootStreams.get(root);
@@ -117,10 +118,13 @@ final class VertexSetup {
                             + " of tree " + e.tree());
                 }
                 opened.add(node.openInbound(streamOf(repair, e), shape.coord(e.senderHost()),
-                        new StreamInput(root.rebound(repair.generation().number()), input,
+                        new StreamInput(root.rebound(repair.generation().number(), failed), input,
                                 context.limits().maxRecordBytes())));
                 if (current != null) {
+                    // The merge waits for this input now (its tree stalled): serve the new stream first at once. The
+                    // vertex takes the mark back when it moves on to wait for another input.
                     current.set(input, opened.get(opened.size() - 1));
+                    opened.get(opened.size() - 1).markUrgent(true);
                 }
             }
             return opened;

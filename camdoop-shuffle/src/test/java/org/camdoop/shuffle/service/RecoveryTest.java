@@ -162,6 +162,45 @@ class RecoveryTest {
         }
     }
 
+    /**
+     * A daemon refuses the repair's START (here by its start check; on a cluster, say, a full buffer budget): the
+     * trees it was to rebuild would never end, so the root restarts the whole shuffle from the last key the reducer
+     * holds, and the reducer still gets exactly the reference, with one repair and one restart counted.
+     */
+    @org.junit.jupiter.api.Test
+    void aRepairThatADaemonRefusesRestartsTheShuffleWhole() throws Exception {
+        int victim = SHAPE.index(new Coord(1, 1, 1));
+        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(),
+                EmbeddedTorus.Wiring.IN_JVM, 2)) {
+            TorusWordCounts job = write(torus, WordCounts.jobWithCombiner(REDUCERS), List.of(victim));
+            ShuffleSpec spec = new ShuffleSpec(31L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP,
+                    TreeChoice.SIX, job.attempts());
+            torus.service(SHAPE.index(new Coord(2, 2, 2))).checkStartsWith((started, proof) ->
+                    started.generation().repair().isPresent() ? "this daemon takes no repair" : null);
+            RootStream root = torus.service(0).startShuffle(spec);
+            java.util.concurrent.LinkedBlockingQueue<ShuffleSpec> generations =
+                    new java.util.concurrent.LinkedBlockingQueue<>();
+            torus.service(0).onRestart(generations::add);
+            Received got = receive(root, chunks -> {
+                if (chunks == 1) {
+                    torus.crash(victim);
+                    ShuffleSpec repair = generations.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+                    assertTrue(repair != null && repair.generation().repair().isPresent(), "no repair: " + repair);
+                    ShuffleSpec whole = generations.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+                    assertTrue(whole != null && whole.generation().repair().isEmpty()
+                            && whole.generation().number() == 2, "no whole restart after the refusal: " + whole);
+                }
+            });
+
+            assertExactlyTheReference(job, "camdoop", got);
+            DaemonCounters.Snapshot rootCounts = torus.service(0).counters().snapshot();
+            assertEquals(1, rootCounts.repairs());
+            assertEquals(1, rootCounts.restarts());
+            TorusWaits.idle(torus, s -> s != victim, Duration.ofSeconds(20));
+            TorusWaits.noOpenStreams(torus, s -> s != victim, Duration.ofSeconds(20));
+        }
+    }
+
     private static void assertExactlyTheReference(TorusWordCounts job, String mode, Received got) {
         assertInstanceOf(StreamItem.End.class, got.last(), got.last()::toString);
         assertEquals(WordCounts.reference(job.maps(), 1, REDUCERS), got.sums());

@@ -5,16 +5,19 @@ import org.camdoop.shuffle.protocol.EndOfStream;
 /**
  * A child stream that a tree repair opened in place of one a root vertex was wired with: its events carry the repair's
  * number, so the vertex takes them for the input and drops what the replaced stream still delivers ({@link
- * ChildInputs}). Any thread.
+ * ChildInputs}). Its failure does not fail the vertex: it goes to {@code failed}, and the root restarts the shuffle
+ * whole (the root vertex, aborted with its generation, must not fail the reducer first). Any thread.
  */
 final class ReboundInput implements VertexInput {
 
     private final Vertex vertex;
     private final int binding;
+    private final java.util.function.Consumer<String> failed;
 
-    ReboundInput(Vertex vertex, int binding) {
+    ReboundInput(Vertex vertex, int binding, java.util.function.Consumer<String> failed) {
         this.vertex = vertex;
         this.binding = binding;
+        this.failed = failed;
     }
 
     @Override
@@ -29,11 +32,11 @@ final class ReboundInput implements VertexInput {
 
     @Override
     public void fail(String reason) {
-        vertex.fail(reason);
+        failed.accept(reason);
     }
 
     @Override
     public void failInput(int input, String reason) {
-        vertex.failOn(input, reason, binding);
+        failed.accept(reason);
     }
 }

@@ -181,9 +181,12 @@ public final class Vertex implements VertexInput {
         post(new Cut(inputs.clone(), binding, reply));
     }
 
-    /** The events of child {@code input}'s stream number {@code binding}, for the repair that opens it. */
-    public VertexInput rebound(int binding) {
-        return new ReboundInput(this, binding);
+    /**
+     * The events of a child stream numbered {@code binding}, for the repair that opens it; its failure goes to
+     * {@code failed} (any thread), not to this vertex.
+     */
+    public VertexInput rebound(int binding, Consumer<String> failed) {
+        return new ReboundInput(this, binding, failed);
     }
 
     /** Events of a child stream, numbered {@code binding} (0: the one wired first); any thread. */
@@ -193,10 +196,6 @@ public final class Vertex implements VertexInput {
 
     void endOn(int input, EndOfStream end, int binding) {
         post(new Ended(input, end, binding));
-    }
-
-    void failOn(int input, String reason, int binding) {
-        post(new InputFailed(input, reason, binding));
     }
 
     /**

@@ -15,9 +15,11 @@ public final class FrameLayout {
      * ({@link #HELLO_INCARNATION}), which its proof covers; the failure views name servers and links by incarnation.
      * Version 6: each AUTH proof also covers its verifier's coordinate and incarnation, so a proof relayed to another
      * daemon fails there; the frames are those of version 5, so the version number is what tells a version 5 daemon
-     * apart (its proofs would otherwise fail as a bad cluster secret).
+     * apart (its proofs would otherwise fail as a bad cluster secret). Version 7: a shuffle's START may carry a tree
+     * repair (the shuffle service's message, trailing bytes a version 6 daemon refuses after acknowledging the START,
+     * which would leave the repair's trees waiting); the link frames are those of version 6.
      */
-    public static final int PROTOCOL_VERSION = 6;
+    public static final int PROTOCOL_VERSION = 7;
 
     public static final int LENGTH_FIELD = 4;
 
