@@ -9,8 +9,7 @@ import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
-import org.camdoop.shuffle.records.RawBytes;
-import org.camdoop.shuffle.records.RecordCursor;
+import org.camdoop.shuffle.records.ChunkIndex;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.TorusShape;
 
@@ -58,12 +57,7 @@ final class GenerationOutput implements VertexOutput {
     private final int maxHeldBytes;
     /** Appended to a failure's reason: which generation failed, on which failure view. */
     private final String failureNote;
-    private final RecordCursor cursor = new RecordCursor("root output");
-    private final RawBytes key = new RawBytes();
-    private final RawBytes value = new RawBytes();
-    private int[] starts = new int[64];
-    private int[] keyOffsets = new int[64];
-    private int[] keyLengths = new int[64];
+    private final ChunkIndex records = new ChunkIndex("root output");
     /** Records at or before this key are dropped; null once a greater key passed. */
     private byte[] skipThrough;
     private byte[] held;
@@ -126,10 +120,10 @@ final class GenerationOutput implements VertexOutput {
         if (!stream.hasRoom()) {
             return false;
         }
-        int n = parse(chunk, length);
+        int n = index(chunk, length);
         int first = 0;
         if (skipThrough != null) {
-            while (first < n && compare(chunk, first, skipThrough) <= 0) {
+            while (first < n && records.compare(order, first, skipThrough) <= 0) {
                 first++;
             }
             if (first == n) {
@@ -143,13 +137,10 @@ final class GenerationOutput implements VertexOutput {
                     (System.nanoTime() - bornNanos) / 1_000_000L);
             restarted = null;
         }
-        int lastGroup = n - 1;
-        while (lastGroup > first && compare(chunk, lastGroup - 1, chunk, n - 1) == 0) {
-            lastGroup--;
-        }
-        boolean continuesHeld = held != null && compare(chunk, first, heldKey) == 0;
+        int lastGroup = records.lastGroup(order, first);
+        boolean continuesHeld = held != null && records.compare(order, first, heldKey) == 0;
         if (continuesHeld && lastGroup == first) {
-            appendToHeld(chunk, starts[first], length);
+            appendToHeld(chunk, records.start(first), length);
             if (heldLength > maxHeldBytes) {
                 // Too large to hold: pass it on; the reducer now has part of this key's records.
                 stream.offerPair(held, heldLength, chunk, 0);
@@ -161,21 +152,19 @@ final class GenerationOutput implements VertexOutput {
             return true;
         }
         byte[] prefix = chunk;
-        int prefixLength = starts[lastGroup];
+        int prefixLength = records.start(lastGroup);
         if (first > 0) {
-            prefix = Arrays.copyOfRange(chunk, starts[first], starts[lastGroup]);
+            prefix = Arrays.copyOfRange(chunk, records.start(first), records.start(lastGroup));
             prefixLength = prefix.length;
         } else if (prefixLength == 0) {
             prefix = null;
         }
-        byte[] newHeld = Arrays.copyOfRange(chunk, starts[lastGroup], length);
-        byte[] newHeldKey = Arrays.copyOfRange(chunk, keyOffsets[lastGroup], keyOffsets[lastGroup]
-                + keyLengths[lastGroup]);
+        byte[] newHeld = Arrays.copyOfRange(chunk, records.start(lastGroup), length);
+        byte[] newHeldKey = records.key(lastGroup);
         if (held != null || prefixLength > 0) {
             stream.offerPair(held == null ? new byte[0] : held, held == null ? 0 : heldLength,
                     prefix == null ? new byte[0] : prefix, prefixLength);
-            lastKey = Optional.of(prefixLength > 0 ? Arrays.copyOfRange(chunk, keyOffsets[lastGroup - 1],
-                    keyOffsets[lastGroup - 1] + keyLengths[lastGroup - 1]) : heldKey);
+            lastKey = Optional.of(prefixLength > 0 ? records.key(lastGroup - 1) : heldKey);
             exact = true;
         }
         held = newHeld;
@@ -219,38 +208,13 @@ final class GenerationOutput implements VertexOutput {
         heldLength += add;
     }
 
-    /** Record starts and keys of {@code chunk[0, length)}; returns the record count. */
-    private int parse(byte[] chunk, int length) {
-        cursor.reset(chunk, 0, length);
-        int n = 0;
+    /** Indexes the records of {@code chunk[0, length)}; returns their count. */
+    private int index(byte[] chunk, int length) {
         try {
-            while (true) {
-                int start = cursor.position();
-                if (!cursor.next(key, value)) {
-                    break;
-                }
-                if (n == starts.length) {
-                    starts = Arrays.copyOf(starts, 2 * n);
-                    keyOffsets = Arrays.copyOf(keyOffsets, 2 * n);
-                    keyLengths = Arrays.copyOf(keyLengths, 2 * n);
-                }
-                starts[n] = start;
-                keyOffsets[n] = key.offset();
-                keyLengths[n] = key.length();
-                n++;
-            }
+            return records.index(chunk, 0, length);
         } catch (IOException e) {
             // The chunk comes from this daemon's own root vertex: a corrupt one is a bug, not bad input.
             throw new UncheckedIOException(e);
         }
-        return n;
-    }
-
-    private int compare(byte[] chunk, int record, byte[] other) {
-        return order.compare(chunk, keyOffsets[record], keyLengths[record], other, 0, other.length);
-    }
-
-    private int compare(byte[] a, int recordA, byte[] b, int recordB) {
-        return order.compare(a, keyOffsets[recordA], keyLengths[recordA], b, keyOffsets[recordB], keyLengths[recordB]);
     }
 }

@@ -6,8 +6,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import org.apache.hadoop.io.RawComparator;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
-import org.camdoop.shuffle.records.RawBytes;
-import org.camdoop.shuffle.records.RecordCursor;
+import org.camdoop.shuffle.records.ChunkIndex;
 
 /**
  * One input of a root vertex that a tree repair may replace (docs/recovery.md, "Tree repair"): it hands the merge whole
@@ -30,12 +29,7 @@ final class WholeGroupInput {
 
     private final RawComparator<Object> order;
     private final int maxHeldBytes;
-    private final RecordCursor cursor;
-    private final RawBytes key = new RawBytes();
-    private final RawBytes value = new RawBytes();
-    private int[] starts = new int[64];
-    private int[] keyOffsets = new int[64];
-    private int[] keyLengths = new int[64];
+    private final ChunkIndex records;
     private byte[] held;
     private int heldLength;
     private byte[] heldKey;
@@ -47,7 +41,7 @@ final class WholeGroupInput {
     WholeGroupInput(RawComparator<Object> order, int maxHeldBytes, String label) {
         this.order = order;
         this.maxHeldBytes = maxHeldBytes;
-        this.cursor = new RecordCursor(label);
+        this.records = new ChunkIndex(label);
     }
 
     /** The last key the run was given whole (empty if none yet). */
@@ -74,10 +68,10 @@ final class WholeGroupInput {
             from = 0;
         }
         int end = from + length;
-        int n = parse(a, from, length);
+        int n = records.index(a, from, length);
         int first = 0;
         if (skipThrough != null) {
-            while (first < n && compare(a, first, skipThrough) <= 0) {
+            while (first < n && records.compare(order, first, skipThrough) <= 0) {
                 first++;
             }
             if (first < n) {
@@ -88,13 +82,10 @@ final class WholeGroupInput {
             run.offer(ByteBuffer.wrap(a, from, 0), true);
             return;
         }
-        int lastGroup = n - 1;
-        while (lastGroup > first && compare(a, lastGroup - 1, a, n - 1) == 0) {
-            lastGroup--;
-        }
-        if (held != null && lastGroup == first && compare(a, first, heldKey) == 0) {
+        int lastGroup = records.lastGroup(order, first);
+        if (held != null && lastGroup == first && records.compare(order, first, heldKey) == 0) {
             run.offer(ByteBuffer.wrap(a, from, 0), true);
-            appendToHeld(a, starts[first], end);
+            appendToHeld(a, records.start(first), end);
             if (heldLength > maxHeldBytes) {
                 run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
                 lastKey = heldKey;
@@ -109,18 +100,17 @@ final class WholeGroupInput {
             run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
             lastKey = heldKey;
             exact = true;
-        } else if (!exact && compare(a, first, lastKey) > 0) {
+        } else if (!exact && records.compare(order, first, lastKey) > 0) {
             exact = true; // the group passed on part by part has ended
         }
-        run.offer(ByteBuffer.wrap(a, starts[first], starts[lastGroup] - starts[first]), true);
+        run.offer(ByteBuffer.wrap(a, records.start(first), records.start(lastGroup) - records.start(first)), true);
         if (lastGroup > first) {
-            lastKey = Arrays.copyOfRange(a, keyOffsets[lastGroup - 1], keyOffsets[lastGroup - 1]
-                    + keyLengths[lastGroup - 1]);
+            lastKey = records.key(lastGroup - 1);
             exact = true;
         }
-        held = Arrays.copyOfRange(a, starts[lastGroup], end);
+        held = Arrays.copyOfRange(a, records.start(lastGroup), end);
         heldLength = held.length;
-        heldKey = Arrays.copyOfRange(a, keyOffsets[lastGroup], keyOffsets[lastGroup] + keyLengths[lastGroup]);
+        heldKey = records.key(lastGroup);
     }
 
     /** The stream ended: its last group is whole. */
@@ -152,34 +142,5 @@ final class WholeGroupInput {
         }
         System.arraycopy(a, from, held, heldLength, add);
         heldLength += add;
-    }
-
-    /** Record starts and keys of {@code a[from, from + length)}; returns the record count. */
-    private int parse(byte[] a, int from, int length) throws IOException {
-        cursor.reset(a, from, length);
-        int n = 0;
-        while (true) {
-            int start = cursor.position();
-            if (!cursor.next(key, value)) {
-                return n;
-            }
-            if (n == starts.length) {
-                starts = Arrays.copyOf(starts, 2 * n);
-                keyOffsets = Arrays.copyOf(keyOffsets, 2 * n);
-                keyLengths = Arrays.copyOf(keyLengths, 2 * n);
-            }
-            starts[n] = start;
-            keyOffsets[n] = key.offset();
-            keyLengths[n] = key.length();
-            n++;
-        }
-    }
-
-    private int compare(byte[] a, int record, byte[] other) {
-        return order.compare(a, keyOffsets[record], keyLengths[record], other, 0, other.length);
-    }
-
-    private int compare(byte[] a, int recordA, byte[] b, int recordB) {
-        return order.compare(a, keyOffsets[recordA], keyLengths[recordA], b, keyOffsets[recordB], keyLengths[recordB]);
     }
 }
