@@ -2,7 +2,8 @@
 # Figure 9 with kill -9 on the testbed (docs/recovery.md, "On the testbed"): wordcount through Camdoop with one reduce
 # on the testbed cluster. The shuffle is timed from the root daemon's "starting shuffle" log line to the job's end
 # (S); first without a fault (S and the job time T: medians of RUNS jobs), then with the daemon of a forwarding-only
-# server killed (kill -9) at 0.25, 0.5 and 0.75 of S after its shuffle started: a random one, and a neighbour of the
+# server killed (kill -9) at 0.25, 0.5 and 0.75 of S after its shuffle started: a random one (neither the root nor a
+# neighbour of it, as in the paper), and a neighbour of the
 # shuffle's root (the reduce's server). After each faulted job the killed daemon is started again and rejoins the torus
 # before the next job. Every output must equal the first fault-free one. Prints one line per job, with the shuffle's
 # stretch (its time over S) and the job's (over T).
@@ -65,7 +66,8 @@ job() {
     if [ "$kind" = neighbour ]; then
       mapfile -t pick < <(neighbours "$ROOT")
     else
-      mapfile -t pick < <(printf '%s\n' "${forwarding[@]}" | grep -vxF "$ROOT")
+      # The paper's random server is neither the root nor one of its neighbours.
+      mapfile -t pick < <(printf '%s\n' "${forwarding[@]}" | grep -vxF -e "$ROOT" $(neighbours "$ROOT" | sed 's/^/-e /'))
     fi
     [ "${#pick[@]}" -gt 0 ] || { echo "no forwarding-only $kind of root $ROOT" >&2; wait "$pid"; return 1; }
     VICTIM="${pick[RANDOM % ${#pick[@]}]}"
