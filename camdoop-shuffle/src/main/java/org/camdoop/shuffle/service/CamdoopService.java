@@ -10,7 +10,6 @@ import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
 import org.camdoop.shuffle.service.net.StartProof;
-import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
@@ -70,38 +69,9 @@ public final class CamdoopService {
         this.node = context.node();
         this.shape = node.shape();
         this.views = new DaemonView(node, context.initialView(), counters);
-        this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootGenerations.Launch() {
-            @Override
-            public void launch(ShuffleSpec spec, VertexOutput rootOutput) {
-                // Spec first: on each tree path it is queued ahead of START. START may still overtake it on another
-                // path; receivers park it (ParkedStarts). A restart spreads it again along a tree of the new view:
-                // the first broadcast may have died with the failed server (daemons that have it only forward).
-                broadcast.distribute(spec.jobId(), views.current());
-                startOnPeers(spec);
-                local.run(spec, Optional.ofNullable(rootOutput), unknownJob(spec));
-            }
-
-            @Override
-            public void abort(ShuffleSpec spec, String reason) {
-                CamdoopService.this.abort(spec.streamKey(), spec.partition(), reason, true);
-            }
-
-            @Override
-            public void askReports(ShuffleSpec spec, StartProof proof, java.util.Set<Integer> servers) {
-                MapOutputLocations.ask(node, spec, proof, servers);
-            }
-
-            @Override
-            public Optional<org.camdoop.shuffle.service.vertex.Vertex> rootVertex(ShuffleSpec spec) {
-                return running.rootVertex(new ShuffleKey(spec.streamKey(), spec.partition()));
-            }
-        });
         this.local = new LocalShuffles(context, views, recent, running, counters,
                 (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true), rooted::finished,
-                (spec, reason) -> {
-                    abort(spec.streamKey(), spec.partition(), reason, true);
-                    roots.repairs().rootFailed(spec, reason); // and a repair running beside it
-                }, (spec, reason) -> roots.repairs().repairFailed(spec, reason));
+                this::rootFailed, this::repairFailed);
         this.broadcast = new SpecBroadcast(node, views::current, context.distribution(), context.specWaitMs(),
                 new SpecBroadcast.Listener() {
                     @Override
@@ -122,17 +92,10 @@ public final class CamdoopService {
                                 + waitMs + " ms")));
         this.startAcks = new StartAcks(context.timer(), context.vertices(), context.specWaitMs(), System::nanoTime,
                 (spec, server) -> sendStart(spec, server),
-                (spec, silent) -> {
-                    List<Coord> who = silent.stream().map(shape::coord).toList();
-                    String why = "daemons " + who + " did not answer the start of " + spec.describe() + " within "
-                            + context.specWaitMs() + " ms";
-                    if (spec.generation().repair().isPresent()) {
-                        abort(spec.streamKey(), spec.partition(), why, true);
-                        roots.repairs().repairFailed(spec, why); // the shuffle restarts whole
-                    } else {
-                        abort(spec, why, true);
-                    }
-                });
+                this::startUnanswered);
+        this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootLaunch(node, views, running,
+                broadcast, local, this::startOnPeers, this::unknownJob,
+                (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true)));
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
         node.setServiceHandler(inbox::onMessage);
         // Last: failures this daemon's transport declares from now on come here; links up already are taken in.
@@ -295,15 +258,33 @@ public final class CamdoopService {
         if (halted) {
             return;
         }
-        for (ShuffleKey key : running.keys()) {
-            RunningShuffle r = running.get(key);
-            if (r != null && r.spec().root().equals(failed)
-                    && r.spec().generation().rootIncarnation() <= incarnation) {
-                // Its reduce task died with the server: Hadoop runs a new attempt, which roots a new shuffle.
-                abort(key.streamKey(), key.partition(), "server " + failed + ", the root, failed", false);
-            }
+        for (ShuffleKey key : running.rootedBy(failed, incarnation)) {
+            // Its reduce task died with the server: Hadoop runs a new attempt, which roots a new shuffle.
+            abort(key.streamKey(), key.partition(), "server " + failed + ", the root, failed", false);
         }
         roots.serverFailed(failed, incarnation);
+    }
+
+    /** A generation's root vertex failed here: the shuffle stops everywhere, and a repair running beside it. */
+    private void rootFailed(ShuffleSpec spec, String reason) {
+        abort(spec.streamKey(), spec.partition(), reason, true);
+        roots.repairs().rootFailed(spec, reason);
+    }
+
+    private void repairFailed(ShuffleSpec repair, String reason) {
+        roots.repairs().repairFailed(repair, reason);
+    }
+
+    /** Daemons did not acknowledge {@code spec}'s START: it fails everywhere (a repair: the shuffle restarts whole). */
+    private void startUnanswered(ShuffleSpec spec, java.util.Set<Integer> silent) {
+        String why = "daemons " + silent.stream().map(shape::coord).toList() + " did not answer the start of "
+                + spec.describe() + " within " + context.specWaitMs() + " ms";
+        if (spec.generation().repair().isPresent()) {
+            abort(spec.streamKey(), spec.partition(), why, true);
+            repairFailed(spec, why);
+        } else {
+            abort(spec, why, true);
+        }
     }
 
     /** Sends START to every live peer, and again to whoever has not acknowledged it (service messages: best effort). */

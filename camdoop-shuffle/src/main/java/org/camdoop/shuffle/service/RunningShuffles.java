@@ -50,6 +50,17 @@ final class RunningShuffles {
                 : r.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
     }
 
+    /** The shuffles running here that run {@code incarnation} of server {@code root} (or an earlier run) roots. */
+    List<ShuffleKey> rootedBy(org.camdoop.torus.topology.Coord root, long incarnation) {
+        List<ShuffleKey> out = new java.util.ArrayList<>();
+        running.forEach((key, r) -> {
+            if (r.spec().root().equals(root) && r.spec().generation().rootIncarnation() <= incarnation) {
+                out.add(key);
+            }
+        });
+        return out;
+    }
+
     List<ShuffleKey> keys() {
         return List.copyOf(running.keySet());
     }

@@ -136,11 +136,10 @@ final class TreeRepairs {
                 if (p.ended()) {
                     continue;
                 }
-                int tree = edges.get(inputs[k]).tree();
-                if (!p.exact() || trees.contains(tree)) {
+                int tree = edges.get(inputs[k]).tree(); // one stream per tree (tryRepair)
+                if (!p.exact()) {
                     restartWhole.accept(r, "server " + shape.coord(failed) + " failed while tree " + tree
-                            + (p.exact() ? " had more than one stream into the root" : " was passing the root a key"
-                            + " group too large to hold back"));
+                            + " was passing the root a key group too large to hold back");
                     return;
                 }
                 trees.add(tree);

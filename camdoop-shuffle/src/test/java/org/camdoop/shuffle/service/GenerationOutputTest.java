@@ -9,20 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.io.WritableComparator;
 import org.camdoop.shuffle.protocol.EndOfStream;
 import org.camdoop.shuffle.protocol.MapAttemptSummary;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.records.RawBytes;
 import org.camdoop.shuffle.records.RecordCursor;
-import org.camdoop.shuffle.records.RecordLayout;
+import org.camdoop.shuffle.testing.TextChunks;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,32 +27,16 @@ import org.junit.jupiter.api.Test;
  */
 class GenerationOutputTest {
 
-    @SuppressWarnings("unchecked")
-    private static final RawComparator<Object> TEXT = (RawComparator<Object>) (RawComparator<?>)
-            WritableComparator.get(Text.class);
+    private static final RawComparator<Object> TEXT = TextChunks.ORDER;
     private static final EndOfStream END = new EndOfStream(MapAttemptSummary.of("t", List.of()), 0, 0);
 
     private static byte[] key(String k) {
-        try {
-            DataOutputBuffer out = new DataOutputBuffer();
-            new Text(k).write(out);
-            return Arrays.copyOf(out.getData(), out.getLength());
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return TextChunks.key(k);
     }
 
-    /** A chunk of records "key=value", values one byte. */
+    /** A chunk of records "key=value". */
     private static byte[] chunk(String... records) {
-        byte[] out = new byte[4096];
-        int used = 0;
-        for (String r : records) {
-            String[] kv = r.split("=");
-            byte[] k = key(kv[0]);
-            byte[] v = kv[1].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            used = RecordLayout.writeRecord(out, used, k, 0, k.length, v, 0, v.length);
-        }
-        return Arrays.copyOf(out, used);
+        return TextChunks.chunk(List.of(records));
     }
 
     private static boolean offer(GenerationOutput out, byte[] chunk) {

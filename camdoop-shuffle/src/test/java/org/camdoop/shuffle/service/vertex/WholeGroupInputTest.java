@@ -7,17 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.io.WritableComparator;
 import org.camdoop.shuffle.aggregation.Advance;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
-import org.camdoop.shuffle.records.RecordLayout;
+import org.camdoop.shuffle.testing.TextChunks;
 import org.camdoop.shuffle.testing.WordCounts;
 import org.junit.jupiter.api.Test;
 
@@ -29,31 +26,10 @@ import org.junit.jupiter.api.Test;
  */
 class WholeGroupInputTest {
 
-    @SuppressWarnings("unchecked")
-    private static final RawComparator<Object> TEXT = (RawComparator<Object>) (RawComparator<?>)
-            WritableComparator.get(Text.class);
+    private static final RawComparator<Object> TEXT = TextChunks.ORDER;
 
-    private static byte[] key(String k) {
-        try {
-            DataOutputBuffer out = new DataOutputBuffer();
-            new Text(k).write(out);
-            return Arrays.copyOf(out.getData(), out.getLength());
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** A chunk of records "key=value". */
     private static ByteBuffer chunk(List<String> records) {
-        byte[] out = new byte[8192];
-        int used = 0;
-        for (String r : records) {
-            String[] kv = r.split("=");
-            byte[] k = key(kv[0]);
-            byte[] v = kv[1].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            used = RecordLayout.writeRecord(out, used, k, 0, k.length, v, 0, v.length);
-        }
-        return ByteBuffer.wrap(Arrays.copyOf(out, used));
+        return ByteBuffer.wrap(TextChunks.chunk(records));
     }
 
     /** Every record the run has been given, drained, as "key=value". */
