@@ -289,9 +289,7 @@ public final class CamdoopService {
 
     /** Sends START to every live peer, and again to whoever has not acknowledged it (service messages: best effort). */
     private void startOnPeers(ShuffleSpec spec) {
-        java.util.Set<Integer> peers = views.livePeers();
-        peers.forEach(s -> sendStart(spec, s));
-        startAcks.expect(spec, peers);
+        startAcks.send(spec, views.livePeers());
     }
 
     /**

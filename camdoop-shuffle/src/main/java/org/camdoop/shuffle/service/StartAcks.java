@@ -15,11 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a shuffle's START reliable over best-effort service messages: the root remembers which daemons have not yet
- * acknowledged it, sends it again to them after {@link #RETRY_MS} ms, doubling up to {@link #MAX_RETRY_MS}, and gives up
- * after the wait, naming them. A START
- * can be lost when it meets a link still handshaking or going down; without this the root would wait forever for
- * vertices nobody knows to run.
+ * Makes a shuffle's START reliable over best-effort service messages: the root sends it, remembers which daemons have
+ * not yet acknowledged it, sends it again to them after {@link #RETRY_MS} ms, doubling up to {@link #MAX_RETRY_MS}, and
+ * gives up after the wait, naming them. A START can be lost when it meets a link still handshaking or going down;
+ * without this the root would wait forever for vertices nobody knows to run.
  *
  * <p>Each pending start is guarded by its own monitor; the map is concurrent.
  */
@@ -31,8 +30,8 @@ final class StartAcks {
     static final long RETRY_MS = 1000;
     static final long MAX_RETRY_MS = 8000;
 
-    /** Sends START for {@code spec} to server index {@code server}. */
-    interface Resend extends BiConsumer<ShuffleSpec, Integer> {
+    /** Sends START for {@code spec} to server index {@code server} (the first time, and again). */
+    interface Sender extends BiConsumer<ShuffleSpec, Integer> {
     }
 
     /** Gives up on {@code spec}: the servers that never answered. */
@@ -61,21 +60,25 @@ final class StartAcks {
     private final Executor work;
     private final long waitMs;
     private final LongSupplier nanoClock;
-    private final Resend resend;
+    private final Sender sender;
     private final GiveUp giveUp;
 
-    StartAcks(ScheduledExecutorService timer, Executor work, long waitMs, LongSupplier nanoClock, Resend resend,
+    StartAcks(ScheduledExecutorService timer, Executor work, long waitMs, LongSupplier nanoClock, Sender sender,
             GiveUp giveUp) {
         this.timer = timer;
         this.work = work;
         this.waitMs = waitMs;
         this.nanoClock = nanoClock;
-        this.resend = resend;
+        this.sender = sender;
         this.giveUp = giveUp;
     }
 
-    /** The root sent START to {@code servers}: expect their acknowledgements. */
-    void expect(ShuffleSpec spec, Set<Integer> servers) {
+    /**
+     * Sends START to {@code servers} and expects their acknowledgements. The expectation is in place before the first
+     * START leaves: a nearby daemon's acknowledgement can come back before the last START is sent, and one that found
+     * nothing to acknowledge would be taken for a lost START and sent again a second later.
+     */
+    void send(ShuffleSpec spec, Set<Integer> servers) {
         if (servers.isEmpty()) {
             return;
         }
@@ -85,6 +88,7 @@ final class StartAcks {
         synchronized (p) {
             schedule(key, p);
         }
+        servers.forEach(server -> sender.accept(spec, server));
     }
 
     /** Server {@code from} acknowledged the START of the shuffle {@code (streamKey, partition)}. */
@@ -128,7 +132,7 @@ final class StartAcks {
                 LOG.info("shuffle {}: no acknowledgement of START from {} daemon(s) after {} ms; sending it again",
                         p.spec.describe(), p.waiting.size(), p.intervalMs);
                 for (int server : p.waiting) {
-                    resend.accept(p.spec, server);
+                    sender.accept(p.spec, server);
                 }
                 // Back off: a daemon slow to answer is usually busy, and more STARTs would only add to its queue.
                 p.intervalMs = Math.min(MAX_RETRY_MS, p.intervalMs * 2);
