@@ -23,6 +23,14 @@ MASTER_NS=camdoop-master
 MASTER_ADDR=10.78.255.254
 HADOOP_NS_LIST=()   # filled by hadoop_hosts
 
+# Hadoop's own launcher opens java.base packages to its daemons on Java 17 and later (hadoop-functions.sh,
+# hadoop_finalize_jpms_opts); the testbed starts each daemon's JVM itself, so it passes those it needs. Without java.lang
+# opened the JobHistory server's Guice may fail to define a class, and the server exits (seen once, 2026-11-27).
+HADOOP_JAVA_OPENS="--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
+--add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED \
+--add-opens java.base/java.net=ALL-UNNAMED --add-opens java.base/java.io=ALL-UNNAMED \
+--add-opens java.base/sun.nio.ch=ALL-UNNAMED"
+
 hadoop_addr() { local n=$(($1 + 1)); echo "10.78.$((n / 256)).$((n % 256))"; }
 host_name() { echo "node-${1//_/-}"; }   # $1: x_y_z
 
@@ -175,7 +183,7 @@ start_hadoop_process() {
   # shellcheck disable=SC2016,SC2086
   on_host "$netns" "$name" sh -c 'echo $$ > "$0" && exec "$@"' "$pidfile" \
       env JAVA_HOME="$(java_home)" HADOOP_CONF_DIR="$conf" \
-      java "-Xmx$heap" -XX:+UseSerialGC -Dhadoop.log.dir="$WORK/hosts/$name/logs" \
+      java "-Xmx$heap" -XX:+UseSerialGC $HADOOP_JAVA_OPENS -Dhadoop.log.dir="$WORK/hosts/$name/logs" \
       -Dyarn.log.dir="$WORK/hosts/$name/logs" ${CAMDOOP_TESTBED_HADOOP_OPTS:-} \
       -cp "$(hadoop_classpath "$conf")" "$class" > "$log" 2>&1 < /dev/null &
   for ((t = 0; t < 100; t++)); do
