@@ -10,6 +10,7 @@ import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.records.ChunkIndex;
+import org.camdoop.shuffle.records.HeldGroup;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
 import org.camdoop.torus.topology.TorusShape;
 
@@ -60,9 +61,7 @@ final class GenerationOutput implements VertexOutput {
     private final ChunkIndex records = new ChunkIndex("root output");
     /** Records at or before this key are dropped; null once a greater key passed. */
     private byte[] skipThrough;
-    private byte[] held;
-    private int heldLength;
-    private byte[] heldKey;
+    private final HeldGroup held = new HeldGroup();
     private Optional<byte[]> lastKey;
     private boolean exact = true;
     private boolean detached;
@@ -107,8 +106,7 @@ final class GenerationOutput implements VertexOutput {
     /** Stops passing anything on (a later generation takes over) and tells where the reducer stands. */
     synchronized ResumePoint detach() {
         detached = true;
-        held = null;
-        heldKey = null;
+        held.clear();
         return new ResumePoint(lastKey.map(byte[]::clone), exact);
     }
 
@@ -138,16 +136,14 @@ final class GenerationOutput implements VertexOutput {
             restarted = null;
         }
         int lastGroup = records.lastGroup(order, first);
-        boolean continuesHeld = held != null && records.compare(order, first, heldKey) == 0;
-        if (continuesHeld && lastGroup == first) {
-            appendToHeld(chunk, records.start(first), length);
-            if (heldLength > maxHeldBytes) {
+        if (lastGroup == first && held.continues(records, order, first)) {
+            held.append(chunk, records.start(first), length);
+            if (held.length() > maxHeldBytes) {
                 // Too large to hold: pass it on; the reducer now has part of this key's records.
-                stream.offerPair(held, heldLength, chunk, 0);
-                lastKey = Optional.of(heldKey);
+                stream.offerPair(held.bytes(), held.length(), chunk, 0);
+                lastKey = Optional.of(held.key());
                 exact = false;
-                held = null;
-                heldKey = null;
+                held.clear();
             }
             return true;
         }
@@ -159,17 +155,12 @@ final class GenerationOutput implements VertexOutput {
         } else if (prefixLength == 0) {
             prefix = null;
         }
-        byte[] newHeld = Arrays.copyOfRange(chunk, records.start(lastGroup), length);
-        byte[] newHeldKey = records.key(lastGroup);
-        if (held != null || prefixLength > 0) {
-            stream.offerPair(held == null ? new byte[0] : held, held == null ? 0 : heldLength,
-                    prefix == null ? new byte[0] : prefix, prefixLength);
-            lastKey = Optional.of(prefixLength > 0 ? records.key(lastGroup - 1) : heldKey);
+        if (!held.isEmpty() || prefixLength > 0) {
+            stream.offerPair(held.bytes(), held.length(), prefix == null ? new byte[0] : prefix, prefixLength);
+            lastKey = Optional.of(prefixLength > 0 ? records.key(lastGroup - 1) : held.key());
             exact = true;
         }
-        held = newHeld;
-        heldLength = newHeld.length;
-        heldKey = newHeldKey;
+        held.hold(chunk, records.start(lastGroup), length, records.key(lastGroup));
         return true;
     }
 
@@ -187,8 +178,8 @@ final class GenerationOutput implements VertexOutput {
     @Override
     public synchronized void end(EndOfStream end) {
         if (!detached) {
-            stream.endWith(held == null ? new byte[0] : held, held == null ? 0 : heldLength, end);
-            held = null;
+            stream.endWith(held.bytes(), held.length(), end);
+            held.clear();
         }
     }
 
@@ -197,15 +188,6 @@ final class GenerationOutput implements VertexOutput {
         if (!detached) {
             stream.fail(reason + failureNote);
         }
-    }
-
-    private void appendToHeld(byte[] chunk, int from, int to) {
-        int add = to - from;
-        if (heldLength + add > held.length) {
-            held = Arrays.copyOf(held, Math.max(heldLength + add, 2 * held.length));
-        }
-        System.arraycopy(chunk, from, held, heldLength, add);
-        heldLength += add;
     }
 
     /** Indexes the records of {@code chunk[0, length)}; returns their count. */

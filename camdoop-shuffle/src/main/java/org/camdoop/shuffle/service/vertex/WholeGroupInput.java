@@ -2,11 +2,11 @@ package org.camdoop.shuffle.service.vertex;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Optional;
 import org.apache.hadoop.io.RawComparator;
 import org.camdoop.shuffle.aggregation.ChunkQueueRun;
 import org.camdoop.shuffle.records.ChunkIndex;
+import org.camdoop.shuffle.records.HeldGroup;
 
 /**
  * One input of a root vertex that a tree repair may replace (docs/recovery.md, "Tree repair"): it hands the merge whole
@@ -30,9 +30,7 @@ final class WholeGroupInput {
     private final RawComparator<Object> order;
     private final int maxHeldBytes;
     private final ChunkIndex records;
-    private byte[] held;
-    private int heldLength;
-    private byte[] heldKey;
+    private final HeldGroup held = new HeldGroup();
     private byte[] lastKey;
     private boolean exact = true;
     /** After a cut: the replacing stream's records at or before this key are dropped; null once a greater one came. */
@@ -83,22 +81,21 @@ final class WholeGroupInput {
             return;
         }
         int lastGroup = records.lastGroup(order, first);
-        if (held != null && lastGroup == first && records.compare(order, first, heldKey) == 0) {
+        if (lastGroup == first && held.continues(records, order, first)) {
             run.offer(ByteBuffer.wrap(a, from, 0), true);
-            appendToHeld(a, records.start(first), end);
-            if (heldLength > maxHeldBytes) {
-                run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
-                lastKey = heldKey;
+            held.append(a, records.start(first), end);
+            if (held.length() > maxHeldBytes) {
+                run.offer(ByteBuffer.wrap(held.bytes(), 0, held.length()), false);
+                lastKey = held.key();
                 exact = false;
-                held = null;
-                heldKey = null;
+                held.clear();
             }
             return;
         }
-        if (held != null) {
+        if (!held.isEmpty()) {
             // Complete: this chunk goes on past its key (or starts after it).
-            run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
-            lastKey = heldKey;
+            run.offer(ByteBuffer.wrap(held.bytes(), 0, held.length()), false);
+            lastKey = held.key();
             exact = true;
         } else if (!exact && records.compare(order, first, lastKey) > 0) {
             exact = true; // the group passed on part by part has ended
@@ -108,19 +105,16 @@ final class WholeGroupInput {
             lastKey = records.key(lastGroup - 1);
             exact = true;
         }
-        held = Arrays.copyOfRange(a, records.start(lastGroup), end);
-        heldLength = held.length;
-        heldKey = records.key(lastGroup);
+        held.hold(a, records.start(lastGroup), end, records.key(lastGroup));
     }
 
     /** The stream ended: its last group is whole. */
     void finish(ChunkQueueRun run) {
-        if (held != null) {
-            run.offer(ByteBuffer.wrap(held, 0, heldLength), false);
-            lastKey = heldKey;
+        if (!held.isEmpty()) {
+            run.offer(ByteBuffer.wrap(held.bytes(), 0, held.length()), false);
+            lastKey = held.key();
             exact = true;
-            held = null;
-            heldKey = null;
+            held.clear();
         }
         run.finish();
     }
@@ -130,17 +124,7 @@ final class WholeGroupInput {
      * the records at or before {@link #lastKey()}, should any reach it (the replacing tree's readers skip them).
      */
     void cut() {
-        held = null;
-        heldKey = null;
+        held.clear();
         skipThrough = lastKey;
-    }
-
-    private void appendToHeld(byte[] a, int from, int to) {
-        int add = to - from;
-        if (heldLength + add > held.length) {
-            held = Arrays.copyOf(held, Math.max(heldLength + add, 2 * held.length));
-        }
-        System.arraycopy(a, from, held, heldLength, add);
-        heldLength += add;
     }
 }
