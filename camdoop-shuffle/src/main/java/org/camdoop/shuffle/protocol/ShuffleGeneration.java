@@ -28,6 +28,12 @@ import java.util.Optional;
 public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] failed, long[] incarnations,
         long rootIncarnation, Optional<TreeRepair> repair) {
 
+    /**
+     * Generations a shuffle may run (the failures it survives plus one) before its reduce attempt fails instead: a
+     * START naming a later one is refused.
+     */
+    public static final int MAX_GENERATIONS = 8;
+
     /** Keys a resumed generation may name: one service message carries it. */
     public static final int MAX_RESUME_KEY_BYTES = 16 * 1024;
 
@@ -42,8 +48,8 @@ public record ShuffleGeneration(int number, Optional<byte[]> resumeAfter, int[] 
     }
 
     public ShuffleGeneration {
-        if (number < 0) {
-            throw new IllegalArgumentException("generation must be >= 0, got " + number);
+        if (number < 0 || number >= MAX_GENERATIONS) {
+            throw new IllegalArgumentException("generation must be 0.." + (MAX_GENERATIONS - 1) + ", got " + number);
         }
         if (repair.isPresent() && (number == 0 || resumeAfter.isPresent())) {
             throw new IllegalArgumentException("a repair needs a generation to repair and has no shuffle-wide resume"

@@ -19,6 +19,9 @@ import java.util.Optional;
  */
 public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
 
+    /** A shuffle has at most six trees, one per port of its root. */
+    public static final int MAX_TREES = 6;
+
     /** The resume keys together, as one START carries them. */
     public static final int MAX_KEY_BYTES = ShuffleGeneration.MAX_RESUME_KEY_BYTES;
 
@@ -31,9 +34,9 @@ public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
         long bytes = 0;
         List<Optional<byte[]>> copy = new ArrayList<>(trees.length);
         for (int i = 0; i < trees.length; i++) {
-            if (trees[i] < 0 || (i > 0 && trees[i] <= trees[i - 1])) {
-                throw new IllegalArgumentException("repaired trees must be distinct, >= 0 and ascending: "
-                        + Arrays.toString(trees));
+            if (trees[i] < 0 || trees[i] >= MAX_TREES || (i > 0 && trees[i] <= trees[i - 1])) {
+                throw new IllegalArgumentException("repaired trees must be distinct, 0.." + (MAX_TREES - 1)
+                        + " and ascending: " + Arrays.toString(trees));
             }
             Optional<byte[]> key = resumeKeys.get(i);
             bytes += key.map(k -> k.length).orElse(0);

@@ -44,7 +44,6 @@ final class LocalRepairs {
      * @return the repaired generation's root vertex, if it runs here: the repair's streams from its trees feed it
      */
     Optional<Vertex> apply(ShuffleSpec repair) {
-        TreeRepair trees = repair.generation().repair().orElseThrow();
         ShuffleKey repairedKey = new ShuffleKey(repair.streamKey(repair.generation().number() - 1),
                 repair.partition());
         recent.repaired(repairedKey, repair);
@@ -52,12 +51,21 @@ final class LocalRepairs {
         if (repaired == null) {
             return Optional.empty();
         }
+        applyTo(repaired, repair);
+        return repaired.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
+    }
+
+    /**
+     * Stops {@code repaired}'s vertices and streams in {@code repair}'s trees and ends its inputs from the failed
+     * server's vertices in the others. Idempotent: what was stopped or ended once is not there to stop again.
+     */
+    void applyTo(RunningShuffle repaired, ShuffleSpec repair) {
+        TreeRepair trees = repair.generation().repair().orElseThrow();
         RunningShuffle.Stopped cut = repaired.cutTrees(trees);
         LOG.debug("shuffle {}: {} stops {} vertices and {} streams here", repair.describe(), trees,
                 cut.vertices().size(), cut.inputs().size() + cut.outputs().size());
         stopper.accept(cut, "tree repaired by generation " + repair.generation().number());
         endVanished(repaired, repair);
-        return repaired.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
     }
 
     /** Ends the inputs of {@code repaired}'s vertices that come from servers {@code repair} takes for failed. */

@@ -163,7 +163,14 @@ final class LocalShuffles {
             rootFinished.accept(spec);
         }));
         vertexSetup.start(wiring);
-        repairedBy.ifPresent(repair -> repairs.endVanished(r, repair));
+        if (repairedBy.isPresent()) {
+            repairs.endVanished(r, repairedBy.get());
+        } else {
+            // A repair of this generation taken on another vertex thread while it was being wired here found nothing
+            // attached to stop: its trees would run on, waiting for parents that closed their streams, and the failed
+            // server's leaf streams in the others would never end. Stopped now, as they would have been.
+            recent.repairOf(key).ifPresent(repair -> repairs.applyTo(r, repair));
+        }
     }
 
     /** {@code wiring} with repair generation {@code spec}'s streams into {@code root}, or none and throws. */

@@ -409,7 +409,14 @@ final class RootGenerations {
         LOG.info("shuffle {} runs {}", next.describe(), next.generation());
         counters.restarted();
         restartListeners.forEach(l -> l.accept(next));
-        run(r);
+        try {
+            run(r);
+        } catch (RuntimeException e) {
+            // E.g. a START too large for one frame once the resume key is in it: no daemon would run the generation.
+            rooted.remove(next);
+            r.stream.fail("shuffle " + next.describe() + " could not restart: " + e);
+            launch.abort(next, "its root could not restart it: " + e);
+        }
     }
 
     /** Sends the current generation's START and runs it here (the caller holds {@code r}'s monitor). */

@@ -107,6 +107,10 @@ final class ServiceInbox {
         if (m instanceof ShuffleMessages.Start s && !shape.contains(s.spec().root())) {
             LOG.warn("START of {} from {} names root {}, outside the torus {}; ignored", s.spec().describe(), from,
                     s.spec().root(), shape);
+        } else if (m instanceof ShuffleMessages.Start s && !from.equals(s.spec().root())) {
+            // Only a shuffle's root sends its START: one from any other daemon could make this one stop trees of a
+            // running generation (a forged repair) or supersede it.
+            LOG.warn("START of {} from {}, not its root {}; ignored", s.spec().describe(), from, s.spec().root());
         } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().failed())) {
             LOG.warn("START of {} from {} names failed servers {}, outside the torus {}; ignored",
                     s.spec().describe(), from, Arrays.toString(s.spec().generation().failed()), shape);

@@ -88,7 +88,12 @@ final class StartAcks {
         synchronized (p) {
             schedule(key, p);
         }
-        servers.forEach(server -> sender.accept(spec, server));
+        try {
+            servers.forEach(server -> sender.accept(spec, server));
+        } catch (RuntimeException e) {
+            forget(spec.streamKey(), spec.partition()); // the caller learns why; nothing is to be sent again
+            throw e;
+        }
     }
 
     /** Server {@code from} acknowledged the START of the shuffle {@code (streamKey, partition)}. */
@@ -132,7 +137,12 @@ final class StartAcks {
                 LOG.info("shuffle {}: no acknowledgement of START from {} daemon(s) after {} ms; sending it again",
                         p.spec.describe(), p.waiting.size(), p.intervalMs);
                 for (int server : p.waiting) {
-                    sender.accept(p.spec, server);
+                    try {
+                        sender.accept(p.spec, server);
+                    } catch (RuntimeException e) {
+                        // Sent once already, so not one that never fits; keep trying the others, and give up in time.
+                        LOG.warn("shuffle {}: START not sent again to server {}", p.spec.describe(), server, e);
+                    }
                 }
                 // Back off: a daemon slow to answer is usually busy, and more STARTs would only add to its queue.
                 p.intervalMs = Math.min(MAX_RETRY_MS, p.intervalMs * 2);

@@ -165,7 +165,14 @@ final class TreeRepairs {
             counters.repaired();
             LOG.info("server {} failed: shuffle {} repairs {} ({} bytes had reached the reducer)", shape.coord(failed),
                     base.describe(), g, r.stream.bytesDelivered());
-            launch.accept(r, repair);
+            try {
+                launch.accept(r, repair);
+            } catch (RuntimeException e) {
+                // E.g. a START too large for one frame once the trees' keys are in it: the trees are cut already, so
+                // nothing may wait for this repair; the whole restart aborts it and the generation it repairs.
+                LOG.warn("shuffle {}: its tree repair could not start", base.describe(), e);
+                restartWhole.accept(r, "its tree repair could not start: " + e.getMessage());
+            }
         }
     }
 

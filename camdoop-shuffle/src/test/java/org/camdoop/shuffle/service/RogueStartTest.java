@@ -55,9 +55,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Attack 7 of issue 11 against real daemons: a neighbour holding the cluster secret sends STARTs whose source index,
- * or whose root, lies outside the torus. Before the fix the first was forwarded and threw on the destination's event
- * loop, closing a link every job shares. Now both are dropped with a log line, the honest link stays up, and a
- * legitimate shuffle on the same daemons gives the reference output.
+ * or whose root, lies outside the torus, and one naming a root that is not its sender. Before the fix the first was
+ * forwarded and threw on the destination's event loop, closing a link every job shares. Now all are dropped with a
+ * log line, the honest link stays up, and a legitimate shuffle on the same daemons gives the reference output.
  */
 @Timeout(120)
 class RogueStartTest {
@@ -113,12 +113,18 @@ class RogueStartTest {
             // Through ROOT to OTHER, naming a source outside the torus: ROOT must drop it rather than forward it.
             rogue.write(start(1000, other, forged));
             // From the rogue's own (valid) index, naming a root outside the torus: OTHER ignores it.
-            rogue.writeAndFlush(start(SHAPE.index(ROGUE), other, farRoot));
+            rogue.write(start(SHAPE.index(ROGUE), other, farRoot));
+            // From the rogue's own index, naming ROOT as its root: only a root sends its START, so OTHER ignores it.
+            ShuffleSpec notItsRoot = new ShuffleSpec(97L, JOB, 0, 0, ROOT, ShuffleMode.CAMDOOP, TreeChoice.SIX,
+                    attempts);
+            rogue.writeAndFlush(start(SHAPE.index(ROGUE), other, notItsRoot));
 
             ShuffleSpec legit = new ShuffleSpec(42L, JOB, 0, 1, ROOT, ShuffleMode.CAMDOOP, TreeChoice.SIX, attempts);
             SortedMap<String, Long> sums = drain(torus.service(SHAPE.index(ROOT)).startShuffle(legit));
             assertEquals(WordCounts.reference(maps, 0, 1), sums);
             assertTrue(downs.isEmpty(), "the link ROOT-OTHER never went down: " + downs);
+            assertEquals(1, torus.service(other).counters().snapshot().peerStarts(),
+                    "OTHER took the legitimate START only");
             assertTrue(torus.node(SHAPE.index(ROOT)).droppedFrames() >= 1, "the forged source was dropped at ROOT");
             assertTrue(rogue.isActive(), "even the rogue's own link stays up: bad frames cost one frame each");
             rogue.close().sync();

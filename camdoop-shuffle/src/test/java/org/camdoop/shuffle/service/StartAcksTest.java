@@ -1,6 +1,7 @@
 package org.camdoop.shuffle.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,8 @@ class StartAcksTest {
                 events.add(timer.millis() + " send p" + spec.partition() + " to " + server);
                 onSend.accept(spec, server);
             },
-            (spec, silent) -> events.add(timer.millis() + " give up p" + spec.partition() + " on " + silent));
+            (spec, silent) -> events.add(
+                    timer.millis() + " give up p" + spec.partition() + " on " + new TreeSet<>(silent)));
 
     static ShuffleSpec spec(int partition) {
         return new ShuffleSpec(7L, "job_1700000000000_0001", partition, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP,
@@ -60,6 +62,33 @@ class StartAcksTest {
         assertEquals(0, timer.pending(), "the retry timer is cancelled");
         timer.advance(60_000);
         assertEquals(List.of("0 send p2 to 1", "0 send p2 to 2", "0 send p2 to 3"), events);
+    }
+
+    @Test
+    void aStartThatCannotBeSentIsNotExpectedAndTheCallerLearnsWhy() {
+        onSend = (spec, server) -> {
+            throw new IllegalArgumentException("frame too large");
+        };
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> acks.send(spec(4), new TreeSet<>(Set.of(1, 2))));
+        assertEquals("frame too large", e.getMessage());
+        assertEquals(0, acks.unacknowledged());
+        assertEquals(0, timer.pending(), "nothing to send again");
+    }
+
+    @Test
+    void aResendThatFailsStillEndsInTheGiveUp() {
+        acks.send(spec(5), new TreeSet<>(Set.of(1, 2)));
+        events.clear();
+        onSend = (spec, server) -> {
+            if (server == 1) {
+                throw new IllegalStateException("link gone");
+            }
+        };
+        timer.advance(60_000);
+        assertEquals(List.of("1000 send p5 to 1", "1000 send p5 to 2", "3000 send p5 to 1", "3000 send p5 to 2",
+                "7000 send p5 to 1", "7000 send p5 to 2", "15000 give up p5 on [1, 2]"), events);
+        assertEquals(0, acks.unacknowledged());
     }
 
     @Test

@@ -31,10 +31,12 @@ import org.camdoop.torus.trees.TreeChoice;
  *          vint n; n x (vint task number, vint attempt number)   -- map attempts of jobId, sorted
  *          u8 k (0..64); k bytes nonce; u8 m (0..64); m bytes proof  -- what the reduce task proved to the root
  *          (JobTokenProof.forShuffle over the root's nonce; k = m = 0: started in process, no proof)
- *          vint g (generation, 0..2^16); vint f (0..2^16); f x (vint server index; vlong incarnation)
+ *          vint g (generation, 0..7); vint f (0..2^16); f x (vint server index; vlong incarnation)
  *                                                    -- failed servers, ascending, each with the run declared failed
  *          vlong root incarnation (>= 0; 0: not known)  -- the run of the root's daemon that started the generation
  *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
+ *          [u8 n (0..6); n x (u8 tree (0..5, ascending); u8 flag (0 or 1); if flag: vint len; len bytes)]
+ *                       -- a repair generation only: the trees it rebuilds, each with its resume key (TreeRepair)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
  * 11 HELD  i64 streamKey; i32 partition; vint n (0..2^18); n x vint index, ascending, into the START's sorted map
@@ -53,10 +55,8 @@ public final class ShuffleMessages {
     public static final int ABORT = 2;
     public static final int START_ACK = 5;
     public static final int HELD = 11;
-    /** Generations and failed servers a START may name (a bound for the decoder, far above any real use). */
+    /** Failed servers a START may name (a bound for the decoder, far above any real use). */
     private static final int MAX_LIST = 1 << 16;
-    /** A torus has at most six trees (one per port). */
-    private static final int MAX_REPAIRED_TREES = 6;
 
     private ShuffleMessages() {
     }
@@ -291,7 +291,7 @@ public final class ShuffleMessages {
     }
 
     private static ShuffleGeneration decodeGeneration(DataInputStream in) throws IOException {
-        int number = bounded(in, MAX_LIST, "generation");
+        int number = bounded(in, ShuffleGeneration.MAX_GENERATIONS - 1, "generation");
         int n = bounded(in, MAX_LIST, "failed server count");
         int[] failed = new int[n];
         long[] incarnations = new long[n];
@@ -321,7 +321,7 @@ public final class ShuffleMessages {
             return Optional.empty();
         }
         int n = in.readUnsignedByte();
-        if (n > MAX_REPAIRED_TREES) {
+        if (n > TreeRepair.MAX_TREES) {
             throw new IllegalArgumentException("shuffle start repairs " + n + " trees");
         }
         int[] trees = new int[n];

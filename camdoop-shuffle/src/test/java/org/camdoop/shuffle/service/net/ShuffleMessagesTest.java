@@ -97,8 +97,12 @@ class ShuffleMessagesTest {
         // The repair's last bytes: 02 (trees) 01 01 04 'a' 'b' 'c' ... 04 00.
         byte[] unordered = bytes.clone();
         unordered[unordered.length - 2] = 1;
-        assertEquals("repaired trees must be distinct, >= 0 and ascending: [1, 1]", assertThrows(
+        assertEquals("repaired trees must be distinct, 0..5 and ascending: [1, 1]", assertThrows(
                 IllegalArgumentException.class, () -> ShuffleMessages.decode(unordered)).getMessage());
+        byte[] noSuchTree = bytes.clone();
+        noSuchTree[noSuchTree.length - 2] = 6;
+        assertEquals("repaired trees must be distinct, 0..5 and ascending: [1, 6]", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(noSuchTree)).getMessage());
         byte[] badFlag = bytes.clone();
         badFlag[badFlag.length - 1] = 2;
         assertEquals("shuffle start has tree resume flag 2", assertThrows(IllegalArgumentException.class,
@@ -109,6 +113,9 @@ class ShuffleMessagesTest {
                 () -> ShuffleMessages.decode(tooMany)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> new ShuffleGeneration(0, Optional.empty(), new int[0],
                 new long[0], 5, Optional.of(repair)), "generation 0 repairs nothing");
+        // No shuffle runs more generations than this, and a START naming a later one would abort every earlier one.
+        assertEquals("generation must be 0..7, got 8", assertThrows(IllegalArgumentException.class,
+                () -> new ShuffleGeneration(8, Optional.empty(), new int[0], new long[0], 5)).getMessage());
     }
 
     @Test
