@@ -4,14 +4,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.TreeRepair;
+import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.service.plan.StreamEdge;
+import org.camdoop.shuffle.service.plan.VertexPlan;
 import org.camdoop.shuffle.service.vertex.InputCut;
 import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.torus.topology.TorusShape;
@@ -21,10 +26,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The root's side of a tree repair (paper section 4.2, docs/recovery.md "Tree repair"): when a server that held no map
- * output of a shuffle fails, only the trees in which it had children are rebuilt, each from just after the last key
- * the root vertex took whole from it; the other trees run on, and the failed server's leaf vertices, which had nothing
- * to send but their end, count as ended. Everything else (a second failure, a generation planned with failures, a
- * server that held outputs, a key group too large to hold back) takes the whole restart, as before.
+ * output of a shuffle fails, only the trees in which it ran a vertex with children are rebuilt, each from just after
+ * the last key the root vertex took whole from it; the other trees run on, and the failed server's leaf vertices,
+ * which had nothing to send but their end, count as ended. Everything else (a second failure in a generation, a
+ * server that held outputs, a neighbour of the root, a tree left out of the generation, a key group too large to hold
+ * back) takes the whole restart, as before.
  *
  * <p>Steps: {@link #tryRepair} (under the shuffle's monitor) asks the root vertex to cut the inputs of those trees;
  * the vertex answers on its own thread with where each stands, and {@link #cutDone} (under the monitor again) starts
@@ -78,10 +84,9 @@ final class TreeRepairs {
         ShuffleSpec base = r.spec;
         int root = shape.index(base.root());
         if (r.repair != null || r.repairing || r.waiting() || !(r.output instanceof GenerationOutput)
-                || base.mode() == ShuffleMode.DIRECT || base.generation().failed().length > 0
-                || base.generation().repair().isPresent() || failed == root || !lost.isEmpty()
-                || !r.locations.reportedBy(failed, incarnation)) {
-            return false; // one repair per generation, of one planned without failures, for a server known empty
+                || base.mode() == ShuffleMode.DIRECT || base.generation().repair().isPresent() || failed == root
+                || !lost.isEmpty() || !r.locations.reportedBy(failed, incarnation)) {
+            return false; // one repair per generation, for a server known to hold none of the shuffle's map outputs
         }
         Optional<Vertex> vertex = rootVertex.apply(base);
         if (vertex.isEmpty()) {
@@ -104,9 +109,14 @@ final class TreeRepairs {
             // generation left for the restart a second failure would need.
             return false;
         }
+        // The trees in which the failed server ran a vertex with children: its own, or one it adopted for a server
+        // the generation was planned without (ShufflePlan, HostedTrees). In the others all it ran were leaves, which
+        // had nothing to send but their ends.
+        Set<Integer> withChildren = new ShufflePlan(base, views.planView(base)).forServer(failed).stream()
+                .filter(v -> !v.inputs().isEmpty()).map(VertexPlan::tree).collect(Collectors.toSet());
         List<Integer> cut = new ArrayList<>();
         for (int i = 0; i < edges.size(); i++) {
-            if (trees.children(edges.get(i).tree(), failed).length > 0) {
+            if (withChildren.contains(edges.get(i).tree())) {
                 cut.add(i);
             }
         }
@@ -154,7 +164,9 @@ final class TreeRepairs {
                 restartWhole.accept(r, "server " + shape.coord(failed) + " failed: " + tooLong.getMessage());
                 return;
             }
-            if (!Arrays.equals(g.failed(), new int[] {failed})) {
+            int[] failedNow = IntStream.concat(Arrays.stream(base.generation().failed()), IntStream.of(failed))
+                    .sorted().toArray();
+            if (!Arrays.equals(g.failed(), failedNow)) {
                 restartWhole.accept(r, "servers " + Arrays.stream(g.failed()).mapToObj(shape::coord).toList()
                         + " failed");
                 return;

@@ -29,8 +29,9 @@ import org.camdoop.torus.trees.SpanningTrees;
  * five links carries a fifth.
  *
  * <p>A repair generation ({@link org.camdoop.shuffle.protocol.TreeRepair}) plans only the trees it rebuilds, striped
- * as in the generation it repairs (which ran on a view without failures, so on every tree), and no root vertex: the
- * root vertex of the repaired generation goes on and takes the rebuilt trees' streams ({@link #rootInputs}).
+ * as in the generation it repairs (which ran on every tree: the root repairs no generation that left one out), and no
+ * root vertex: the root vertex of the repaired generation goes on and takes the rebuilt trees' streams
+ * ({@link #rootInputs}).
  *
  * <p>Direct mode: every live server other than the root streams its whole local output to the root, which merges
  * them all (the paper's switch baseline). Stream ids use tree 0 and the sending server.
