@@ -51,24 +51,27 @@ final class LocalRepairs {
         if (repaired == null) {
             return Optional.empty();
         }
-        applyTo(repaired, repair);
+        stopTrees(repaired, repair);
+        endVanished(repaired, repair);
         return repaired.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
     }
 
     /**
-     * Stops {@code repaired}'s vertices and streams in {@code repair}'s trees and ends its inputs from the failed
-     * server's vertices in the others. Idempotent: what was stopped or ended once is not there to stop again.
+     * Stops {@code repaired}'s vertices and streams in {@code repair}'s trees. Two callers stop disjoint parts
+     * ({@link RunningShuffle#cutTrees} hands each part over once).
      */
-    void applyTo(RunningShuffle repaired, ShuffleSpec repair) {
+    void stopTrees(RunningShuffle repaired, ShuffleSpec repair) {
         TreeRepair trees = repair.generation().repair().orElseThrow();
         RunningShuffle.Stopped cut = repaired.cutTrees(trees);
         LOG.debug("shuffle {}: {} stops {} vertices and {} streams here", repair.describe(), trees,
                 cut.vertices().size(), cut.inputs().size() + cut.outputs().size());
         stopper.accept(cut, "tree repaired by generation " + repair.generation().number());
-        endVanished(repaired, repair);
     }
 
-    /** Ends the inputs of {@code repaired}'s vertices that come from servers {@code repair} takes for failed. */
+    /**
+     * Ends the inputs of {@code repaired}'s vertices that come from servers {@code repair} takes for failed. Ending one
+     * twice changes nothing (a vertex drops an end for an input that has one).
+     */
     void endVanished(RunningShuffle repaired, ShuffleSpec repair) {
         int[] before = repaired.spec().generation().failed();
         for (int server : repair.generation().failed()) {

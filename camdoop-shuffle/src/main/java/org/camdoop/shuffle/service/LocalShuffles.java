@@ -162,15 +162,16 @@ final class LocalShuffles {
             }
             rootFinished.accept(spec);
         }));
-        vertexSetup.start(wiring);
-        if (repairedBy.isPresent()) {
-            repairs.endVanished(r, repairedBy.get());
-        } else {
-            // A repair of this generation taken on another vertex thread while it was being wired here found nothing
-            // attached to stop: its trees would run on, waiting for parents that closed their streams, and the failed
-            // server's leaf streams in the others would never end. Stopped now, as they would have been.
-            recent.repairOf(key).ifPresent(repair -> repairs.applyTo(r, repair));
+        // A repair of this generation taken on another vertex thread while it was being wired here may have found
+        // nothing attached to stop: its trees would run on, waiting for parents that closed their streams, and the
+        // failed server's leaf streams in the others would never end. Attached now, they are stopped before they start
+        // (a repair recorded from here on finds them attached and stops them itself).
+        Optional<ShuffleSpec> repair = repairedBy.or(() -> recent.repairOf(key));
+        if (repairedBy.isEmpty()) {
+            repair.ifPresent(late -> repairs.stopTrees(r, late));
         }
+        vertexSetup.start(wiring);
+        repair.ifPresent(done -> repairs.endVanished(r, done));
     }
 
     /** {@code wiring} with repair generation {@code spec}'s streams into {@code root}, or none and throws. */

@@ -108,8 +108,8 @@ final class ServiceInbox {
             LOG.warn("START of {} from {} names root {}, outside the torus {}; ignored", s.spec().describe(), from,
                     s.spec().root(), shape);
         } else if (m instanceof ShuffleMessages.Start s && !from.equals(s.spec().root())) {
-            // Only a shuffle's root sends its START: one from any other daemon could make this one stop trees of a
-            // running generation (a forged repair) or supersede it.
+            // Only a shuffle's root sends its START. A consistency check, not a defence: a neighbour holding the
+            // cluster secret can write any source index into a frame it originates (docs/security.md).
             LOG.warn("START of {} from {}, not its root {}; ignored", s.spec().describe(), from, s.spec().root());
         } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().failed())) {
             LOG.warn("START of {} from {} names failed servers {}, outside the torus {}; ignored",
