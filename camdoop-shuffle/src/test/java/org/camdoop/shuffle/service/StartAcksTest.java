@@ -13,7 +13,7 @@ import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.api.Test;
 
-/** START sends, re-sends with back-off to the daemons that have not answered, and the give-up, on a test-driven clock. */
+/** START sent, sent again with back-off to the daemons that have not answered, and the give-up, on a test clock. */
 class StartAcksTest {
 
     private static final long WAIT_MS = 10_000;
