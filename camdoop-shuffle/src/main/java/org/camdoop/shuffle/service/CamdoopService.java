@@ -36,8 +36,6 @@ import org.slf4j.LoggerFactory;
 public final class CamdoopService {
 
     private static final Logger LOG = LoggerFactory.getLogger(CamdoopService.class);
-    /** Generations a shuffle may run (failures it survives plus one) before its reduce attempt fails instead. */
-    static final int MAX_GENERATIONS = org.camdoop.shuffle.protocol.ShuffleGeneration.MAX_GENERATIONS;
     /** The largest key group a root holds back whole so that a restart resumes exactly (GenerationOutput). */
     static final int MAX_HELD_GROUP_BYTES = 8 << 20;
 

@@ -7,6 +7,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.MissingMapAttempts;
+import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.StreamItem;
 import org.camdoop.shuffle.service.net.StartProof;
@@ -330,8 +331,8 @@ final class RootGenerations {
 
     /** Why the shuffle cannot go on after {@code at} with a generation after {@code old}'s; null if it can. */
     private static String whyNotResumable(ShuffleSpec old, GenerationOutput.ResumePoint at) {
-        return at.whyNotResumable(old.generation().number() + 1 >= CamdoopService.MAX_GENERATIONS,
-                CamdoopService.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
+        return at.whyNotResumable(old.generation().number() + 1 >= ShuffleGeneration.MAX_GENERATIONS,
+                ShuffleGeneration.MAX_GENERATIONS, CamdoopService.MAX_HELD_GROUP_BYTES);
     }
 
     /** Holds the shuffle, its generation aborted, until the reduce task names new attempts of {@code lost}. */

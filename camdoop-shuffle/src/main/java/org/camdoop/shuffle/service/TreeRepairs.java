@@ -103,7 +103,7 @@ final class TreeRepairs {
         }
         if (edges.stream().mapToInt(StreamEdge::tree).distinct().count() != trees.count()
                 || edges.size() != trees.count()
-                || base.generation().number() + 2 >= CamdoopService.MAX_GENERATIONS) {
+                || base.generation().number() + 2 >= ShuffleGeneration.MAX_GENERATIONS) {
             // A tree left out (a vacant neighbour of the root): the stripes are fewer than the trees, and a repair
             // plans on all of them. Or more than one stream per tree, whose resume keys would differ. Or no
             // generation left for the restart a second failure would need.
