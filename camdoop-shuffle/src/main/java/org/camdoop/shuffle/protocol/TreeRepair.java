@@ -7,17 +7,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a repair generation rebuilds (paper section 4.2, docs/recovery.md "Tree repair"): only the trees named here, on
- * the generation's failure view, each from just after the last key its root input passed whole; every other tree of the
- * generation before it runs on untouched. Keys are striped over the trees and each key travels in one tree only, so a
- * tree's resume key is exact for that tree whatever the others did.
+ * What a repair generation rebuilds (paper section 4.2, docs/recovery.md "Tree repair"): in each tree named here, the
+ * subtree of the failed server's vertex, on the generation's failure view (the failed vertex itself moves to its
+ * parent's server), from just after the last key that parent took whole from it; every other vertex of the generation
+ * before it runs on untouched, the parent included, which takes the rebuilt subtree's stream in place of the failed
+ * one. Keys are striped over the trees and each key travels in one tree only, so a tree's resume key is exact for that
+ * tree whatever the others did.
  *
+ * @param vertex     the failed server's vertex (its coordinate's index), the top of every subtree rebuilt
  * @param trees      the trees rebuilt, ascending, distinct; none when every tree the failed server had children in
  *                   had ended (the repair then only ends the streams of its leaf vertices that had not)
- * @param resumeKeys per tree of {@code trees}, the last key (raw bytes, the job's sort order) whose records the root
- *                   vertex took whole from that tree; empty when it took none
+ * @param resumeKeys per tree of {@code trees}, the last key (raw bytes, the job's sort order) whose records the
+ *                   failed vertex's parent took whole from it; empty when it took none
  */
-public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
+public record TreeRepair(int vertex, int[] trees, List<Optional<byte[]>> resumeKeys) {
 
     /** A shuffle has at most six trees, one per port of its root. */
     public static final int MAX_TREES = 6;
@@ -26,6 +29,9 @@ public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
     public static final int MAX_KEY_BYTES = ShuffleGeneration.MAX_RESUME_KEY_BYTES;
 
     public TreeRepair {
+        if (vertex < 0) {
+            throw new IllegalArgumentException("repaired vertex " + vertex);
+        }
         trees = trees.clone();
         if (trees.length != resumeKeys.size()) {
             throw new IllegalArgumentException(trees.length + " trees repaired with " + resumeKeys.size()
@@ -69,7 +75,7 @@ public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof TreeRepair r) || !Arrays.equals(trees, r.trees)) {
+        if (!(o instanceof TreeRepair r) || vertex != r.vertex || !Arrays.equals(trees, r.trees)) {
             return false;
         }
         for (int i = 0; i < trees.length; i++) {
@@ -84,7 +90,7 @@ public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(trees);
+        return 31 * vertex + Arrays.hashCode(trees);
     }
 
     @Override
@@ -92,7 +98,7 @@ public record TreeRepair(int[] trees, List<Optional<byte[]>> resumeKeys) {
         if (trees.length == 0) {
             return "no tree (only the failed server's leaf streams end)";
         }
-        StringBuilder s = new StringBuilder("trees");
+        StringBuilder s = new StringBuilder("vertex " + vertex + "'s subtree in trees");
         for (int i = 0; i < trees.length; i++) {
             s.append(i == 0 ? " " : ", ").append(trees[i]).append(resumeKeys.get(i).map(k -> " after "
                     + HexFormat.of().formatHex(k, 0, Math.min(16, k.length)) + (k.length > 16 ? "..." : ""))

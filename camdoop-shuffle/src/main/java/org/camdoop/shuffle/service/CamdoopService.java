@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
+import org.camdoop.shuffle.service.net.CutMessages;
 import org.camdoop.shuffle.service.net.MembershipMessages.ServerRun;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.shuffle.service.net.SpecMessages;
@@ -58,6 +59,7 @@ public final class CamdoopService {
     private final ParkedStarts parked;
     private final StartAcks startAcks;
     private final LocalShuffles local;
+    private final ParentCuts parentCuts;
     private final DaemonView views;
     private final ServiceInbox inbox;
     private final DaemonCounters counters = new DaemonCounters();
@@ -94,6 +96,7 @@ public final class CamdoopService {
         this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootLaunch(node, views, running,
                 broadcast, local, this::startOnPeers, this::unknownJob,
                 (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true)));
+        this.parentCuts = new ParentCuts(node, running, recent, run -> serverDown(run, false));
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
         node.setServiceHandler(inbox::onMessage);
         // Last: failures this daemon's transport declares from now on come here; links up already are taken in.
@@ -384,6 +387,10 @@ public final class CamdoopService {
             roots.held(from, h.streamKey(), h.partition(), h.indices(), h.run());
         } else if (m instanceof ShuffleMessages.StartAck ack) {
             startAcks.acknowledged(ack.streamKey(), ack.partition(), shape.index(from));
+        } else if (m instanceof CutMessages.Cut c) {
+            parentCuts.onCut(from, c);
+        } else if (m instanceof CutMessages.CutDone d) {
+            roots.repairs().cutAnswered(from, d);
         } else if (m instanceof SpecMessages.Spec spec) {
             broadcast.onSpec(spec, bytes);
         } else if (m instanceof SpecMessages.JarPart part) {

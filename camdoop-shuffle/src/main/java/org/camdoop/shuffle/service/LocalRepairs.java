@@ -2,10 +2,9 @@ package org.camdoop.shuffle.service;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.BiConsumer;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
-import org.camdoop.shuffle.protocol.TreeRepair;
+import org.camdoop.shuffle.service.plan.RepairScope;
 import org.camdoop.shuffle.service.plan.StreamEdge;
 import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.torus.transport.TorusNode;
@@ -15,10 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This daemon's part of a tree repair (docs/recovery.md, "Tree repair"), applied to the generation it repairs before
- * the repair's own vertices run: that generation's vertices and streams of the repaired trees stop (the repair runs
- * those trees anew), and in the trees it keeps, a stream from a failed server's vertex that has not ended ends as the
- * empty stream it was (the root repairs only when that server held no map output of the shuffle, and a leaf vertex
- * with no map output sends nothing but its end). Called on the vertex threads.
+ * the repair's own vertices run: that generation's vertices and streams in the subtrees rebuilt stop (the repair runs
+ * them anew), and in the trees it keeps, a stream from a failed server's vertex that has not ended ends as the empty
+ * stream it was (the root repairs only when that server held no map output of the shuffle, and a leaf vertex with no
+ * map output sends nothing but its end). Called on the vertex threads.
  */
 final class LocalRepairs {
 
@@ -41,31 +40,34 @@ final class LocalRepairs {
      * Applies repair generation {@code repair} to the generation it repairs here (or remembers it, for a START of that
      * generation still to come).
      *
-     * @return the repaired generation's root vertex, if it runs here: the repair's streams from its trees feed it
+     * @return the vertices of the repaired generation running here that the repair's streams feed: the failed vertex's
+     *         parent in each tree rebuilt, if it runs here
      */
-    Optional<Vertex> apply(ShuffleSpec repair) {
+    List<Vertex> apply(ShuffleSpec repair) {
         ShuffleKey repairedKey = new ShuffleKey(repair.streamKey(repair.generation().number() - 1),
                 repair.partition());
         recent.repaired(repairedKey, repair);
         RunningShuffle repaired = running.get(repairedKey);
         if (repaired == null) {
-            return Optional.empty();
+            return List.of();
         }
-        stopTrees(repaired, repair);
+        RepairScope scope = stopSubtrees(repaired, repair);
         endVanished(repaired, repair);
-        return repaired.vertices().stream().filter(v -> v.plan().isRoot()).findFirst();
+        return repaired.vertices().stream().filter(v -> !v.plan().isRoot() && scope.repair().repairs(v.plan().tree())
+                && v.plan().vertex() == scope.parentOfTop(v.plan().tree())).toList();
     }
 
     /**
-     * Stops {@code repaired}'s vertices and streams in {@code repair}'s trees. Two callers stop disjoint parts
-     * ({@link RunningShuffle#cutTrees} hands each part over once).
+     * Stops {@code repaired}'s vertices and streams in {@code repair}'s subtrees. Two callers stop disjoint parts
+     * ({@link RunningShuffle#cutSubtrees} hands each part over once).
      */
-    void stopTrees(RunningShuffle repaired, ShuffleSpec repair) {
-        TreeRepair trees = repair.generation().repair().orElseThrow();
-        RunningShuffle.Stopped cut = repaired.cutTrees(trees);
-        LOG.debug("shuffle {}: {} stops {} vertices and {} streams here", repair.describe(), trees,
+    RepairScope stopSubtrees(RunningShuffle repaired, ShuffleSpec repair) {
+        RepairScope scope = RepairScope.of(repair, node.shape()).orElseThrow();
+        RunningShuffle.Stopped cut = repaired.cutSubtrees(scope);
+        LOG.debug("shuffle {}: {} stops {} vertices and {} streams here", repair.describe(), scope.repair(),
                 cut.vertices().size(), cut.inputs().size() + cut.outputs().size());
-        stopper.accept(cut, "tree repaired by generation " + repair.generation().number());
+        stopper.accept(cut, "subtree repaired by generation " + repair.generation().number());
+        return scope;
     }
 
     /**

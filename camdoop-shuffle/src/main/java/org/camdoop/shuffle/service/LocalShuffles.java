@@ -8,7 +8,9 @@ import java.util.function.Consumer;
 import org.camdoop.shuffle.aggregation.JobAggregationSpec;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.service.net.StreamOutput;
+import org.camdoop.shuffle.service.plan.RepairScope;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
+import org.camdoop.shuffle.service.plan.StreamEdge;
 import org.camdoop.shuffle.service.plan.VertexPlan;
 import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.shuffle.service.vertex.VertexOutput;
@@ -67,23 +69,21 @@ final class LocalShuffles {
         ShufflePlan plan = new ShufflePlan(spec, views.planView(spec));
         List<VertexPlan> mine = new ArrayList<>(plan.forServer(node.index()));
         ShuffleKey key = new ShuffleKey(spec.streamKey(), spec.partition());
-        // A generation repaired before its START came here runs only the trees the repair keeps.
+        // A generation repaired before its START came here runs only what the repair keeps.
         Optional<ShuffleSpec> repairedBy = recent.repairOf(key);
-        repairedBy.ifPresent(r -> mine.removeIf(vp -> r.generation().repair().get().repairs(vp.tree())));
-        Optional<Vertex> rebind = Optional.empty();
-        if (spec.generation().repair().isPresent()) {
-            rebind = repairs.apply(spec);
-            if (plan.rootHost() != node.index()) {
-                rebind = Optional.empty();
-            }
-        }
+        repairedBy.flatMap(r -> RepairScope.of(r, node.shape()))
+                .ifPresent(s -> mine.removeIf(vp -> s.rebuilds(vp.tree(), vp.vertex())));
+        // A repair generation's streams out of its subtrees feed the failed vertices' parents, where they run.
+        List<Vertex> rebind = spec.generation().repair().isPresent() ? repairs.apply(spec) : List.of();
         if (mine.isEmpty() && rebind.isEmpty()) {
             return;
         }
-        // On the root, what cannot run fails the reducer's stream; a repair that cannot run restarts the shuffle whole.
-        boolean repairsRoot = rebind.isPresent();
+        // What cannot run fails the reducer's stream; a repair that cannot feed a parent stops, and the shuffle
+        // restarts whole (its root learns of it from the abort, or here).
+        boolean rebinding = !rebind.isEmpty();
         Consumer<String> rootFails = why -> {
-            if (repairsRoot) {
+            if (rebinding) {
+                aborter.accept(spec, why);
                 repairFailed.accept(spec, why);
             } else {
                 root.ifPresent(s -> s.fail(why));
@@ -107,16 +107,16 @@ final class LocalShuffles {
         ShuffleWiring wiring;
         try {
             wiring = vertexSetup.wire(spec, mine, root, agg, unknownReason);
-            if (rebind.isPresent()) {
-                wiring = rebound(spec, plan, wiring, rebind.get());
+            if (rebinding) {
+                wiring = rebound(spec, plan, wiring, rebind, rootFails);
             }
         } catch (VertexSetup.WiringFailed e) {
             // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
             LOG.warn(e.getMessage());
             // Everyone else would wait for streams this daemon will never open or end.
             aborter.accept(spec, e.getMessage());
-            if (repairsRoot) {
-                rootFails.accept(e.getMessage());
+            if (rebinding) {
+                repairFailed.accept(spec, e.getMessage());
             }
             return;
         }
@@ -129,20 +129,24 @@ final class LocalShuffles {
         if (wiring.isEmpty()) {
             running.remove(key, r);
         }
-        // After attach: the entry is released once the root vertex the rebound streams feed finished; if it failed,
-        // their senders may never end them, so they are closed (ended ones finish by themselves).
-        List<InboundStream> rebound = wiring.rebound();
-        rebind.ifPresent(rootVertex -> rootVertex.finished().whenComplete((state, error) -> {
-            if (state != VertexState.DONE) {
-                rebound.forEach(node::closeInbound);
-            }
-            if (r.reboundFinished()) {
-                running.remove(key, r);
-            }
-        }));
+        // After attach: the entry is released once the vertices the rebound streams feed finished; if one failed, its
+        // streams' senders may never end them, so they are closed (ended ones finish by themselves).
+        for (ShuffleWiring.Rebound into : wiring.rebound()) {
+            into.into().finished().whenComplete((state, error) -> {
+                if (state != VertexState.DONE) {
+                    into.streams().forEach(node::closeInbound);
+                }
+                if (r.reboundFinished()) {
+                    running.remove(key, r);
+                }
+            });
+        }
         // Hooks first, start last: a fast vertex cannot finish the shuffle's bookkeeping before all are registered.
         for (Vertex v : wiring.allVertices()) {
             v.finished().whenComplete((state, error) -> {
+                if (state == VertexState.DONE) {
+                    recent.vertexDone(key, v.plan().tree(), v.plan().vertex()); // before it is forgotten
+                }
                 counters.combined(v.recordsCombinedHere());
                 counters.waitedForCredit(v.creditWaitedNanos());
                 forget(key, r, v);
@@ -168,18 +172,29 @@ final class LocalShuffles {
         // (a repair recorded from here on finds them attached and stops them itself).
         Optional<ShuffleSpec> repair = repairedBy.or(() -> recent.repairOf(key));
         if (repairedBy.isEmpty()) {
-            repair.ifPresent(late -> repairs.stopTrees(r, late));
+            repair.ifPresent(late -> repairs.stopSubtrees(r, late));
         }
         vertexSetup.start(wiring);
         repair.ifPresent(done -> repairs.endVanished(r, done));
     }
 
-    /** {@code wiring} with repair generation {@code spec}'s streams into {@code root}, or none and throws. */
-    private ShuffleWiring rebound(ShuffleSpec spec, ShufflePlan plan, ShuffleWiring wiring, Vertex root) {
+    /**
+     * {@code wiring} with repair generation {@code spec}'s streams into {@code parents} (vertices of the generation it
+     * repairs), or none and throws.
+     */
+    private ShuffleWiring rebound(ShuffleSpec spec, ShufflePlan plan, ShuffleWiring wiring, List<Vertex> parents,
+            Consumer<String> failed) {
+        List<ShuffleWiring.Rebound> rebound = new ArrayList<>(parents.size());
         try {
-            return wiring.withRebound(vertexSetup.rebind(spec, plan.rootInputs(), root,
-                    why -> context.vertices().execute(() -> repairFailed.accept(spec, why))));
+            for (Vertex parent : parents) {
+                List<StreamEdge> edges = plan.repairedInputs().stream()
+                        .filter(e -> e.tree() == parent.plan().tree() && e.receiverHost() == node.index()).toList();
+                rebound.add(new ShuffleWiring.Rebound(parent, vertexSetup.rebind(spec, edges, parent,
+                        why -> context.vertices().execute(() -> failed.accept(why)))));
+            }
+            return wiring.withRebound(rebound);
         } catch (VertexSetup.WiringFailed e) {
+            rebound.forEach(into -> into.streams().forEach(node::closeInbound));
             vertexSetup.close(wiring, "aborted: " + e.getMessage(), e);
             throw e;
         }

@@ -10,8 +10,9 @@ import org.camdoop.shuffle.service.net.StartProof;
 /**
  * What a daemon remembers of recent shuffles, each memory bounded to the newest {@link #MAX_REMEMBERED}: which were
  * aborted and why (a START that arrives after its ABORT must not run, and its reducer learns the reason), which STARTs
- * it has taken (a START sent again after a lost ACK runs nothing twice), and what each root's task proved (re-sent with
- * every START). Thread-safe: each memory is guarded by itself.
+ * it has taken (a START sent again after a lost ACK runs nothing twice), what each root's task proved (re-sent with
+ * every START), and which vertices finished their part (a tree repair's cut of one has nothing left to cut).
+ * Thread-safe: each memory is guarded by itself.
  */
 final class RecentShuffles {
     static final int MAX_REMEMBERED = 4096;
@@ -23,6 +24,8 @@ final class RecentShuffles {
     private final Map<ShuffleKey, StartProof> rootProofs = bounded();
     /** Per generation repaired (its key), the repair generation's spec: a late START of it runs only what is kept. */
     private final Map<ShuffleKey, ShuffleSpec> repairs = bounded();
+    /** Per generation, the vertices (tree and vertex) that finished here with their output all sent. */
+    private final Map<ShuffleKey, Set<Long>> doneVertices = bounded();
 
     private static Set<ShuffleKey> recentKeys() {
         return Collections.newSetFromMap(bounded());
@@ -69,6 +72,23 @@ final class RecentShuffles {
         synchronized (started) {
             return started.add(key);
         }
+    }
+
+    /** Vertex {@code vertex} of tree {@code tree} finished its part of the generation here, done. */
+    void vertexDone(ShuffleKey key, int tree, int vertex) {
+        synchronized (doneVertices) {
+            doneVertices.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(treeVertex(tree, vertex));
+        }
+    }
+
+    boolean wasDone(ShuffleKey key, int tree, int vertex) {
+        synchronized (doneVertices) {
+            return doneVertices.getOrDefault(key, Set.of()).contains(treeVertex(tree, vertex));
+        }
+    }
+
+    private static long treeVertex(int tree, int vertex) {
+        return ((long) tree << 32) | (vertex & 0xffffffffL);
     }
 
     /** Generation {@code repaired} of a shuffle is repaired by {@code repair} (a repair generation's spec). */

@@ -308,7 +308,7 @@ final class RootGenerations {
     private void abortRunning(RootedShuffles.Rooted r, String reason) {
         ShuffleSpec repair = r.repair;
         r.repair = null; // first: its abort coming back here (repairAborted) must find nothing to do
-        r.repairing = false;
+        r.cuts = null;
         launch.abort(r.spec, reason);
         if (repair != null) {
             launch.abort(repair, reason);
@@ -402,7 +402,7 @@ final class RootGenerations {
         ShuffleSpec last = r.lastRepair != null ? r.lastRepair : old;
         r.repair = null;
         r.lastRepair = null;
-        r.repairing = false;
+        r.cuts = null;
         r.repairedServer = -1;
         ShuffleSpec next = old.withGeneration(views.nextGeneration(last.generation(), after));
         r.spec = next;

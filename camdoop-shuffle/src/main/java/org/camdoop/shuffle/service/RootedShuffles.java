@@ -57,8 +57,8 @@ final class RootedShuffles {
         volatile ShuffleSpec repair;
         /** The last repair generation started beside {@link #spec}, aborted or not: the next is numbered after it. */
         ShuffleSpec lastRepair;
-        /** Whether a repair's cut of the root vertex's inputs is under way (it answers on the vertex's thread). */
-        boolean repairing;
+        /** A tree repair's cuts under way (TreeRepairs), or null. */
+        RepairCuts cuts;
         /** The server whose failure the repair answers, and that run of it: news of it again changes nothing. */
         int repairedServer = -1;
         long repairedRun;

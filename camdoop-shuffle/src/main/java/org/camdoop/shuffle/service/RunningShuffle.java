@@ -3,7 +3,7 @@ package org.camdoop.shuffle.service;
 import java.util.ArrayList;
 import java.util.List;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
-import org.camdoop.shuffle.protocol.TreeRepair;
+import org.camdoop.shuffle.service.plan.RepairScope;
 import org.camdoop.shuffle.service.vertex.Vertex;
 import org.camdoop.shuffle.service.vertex.VertexState;
 import org.camdoop.torus.transport.stream.InboundStream;
@@ -25,8 +25,11 @@ final class RunningShuffle {
     private final List<OutboundStream> outputs = new ArrayList<>();
     private int attachedVertices;
     private boolean aborted;
-    /** A repair's streams into the root vertex of the generation it repairs: kept until that vertex finishes. */
-    private boolean rebinding;
+    /**
+     * A repair's streams into vertices of the generation it repairs: kept until each of those vertices finished
+     * (how many have not).
+     */
+    private int rebinding;
 
     RunningShuffle(ShuffleSpec spec) {
         this.spec = spec;
@@ -61,7 +64,7 @@ final class RunningShuffle {
         attachedVertices += wiring.allVertices().size();
         inputs.addAll(wiring.inputs());
         outputs.addAll(wiring.outputs());
-        rebinding = !wiring.rebound().isEmpty();
+        rebinding = wiring.reboundInto();
         return true;
     }
 
@@ -80,13 +83,14 @@ final class RunningShuffle {
     }
 
     /**
-     * Hands over what a tree repair replaces: the vertices of {@code repair}'s trees and every stream of those trees
-     * (the root vertex's too: its inputs from them are rebound, not stopped). The rest runs on.
+     * Hands over what a tree repair replaces: the vertices of the subtrees it rebuilds and every stream out of them
+     * (the parent's input from the failed vertex too: it is rebound, not stopped). The rest runs on.
      */
-    synchronized Stopped cutTrees(TreeRepair repair) {
-        List<Vertex> v = vertices.stream().filter(x -> repair.repairs(x.plan().tree())).toList();
-        List<InboundStream> in = inputs.stream().filter(x -> repair.repairs(x.id().tree())).toList();
-        List<OutboundStream> out = outputs.stream().filter(x -> repair.repairs(x.id().tree())).toList();
+    synchronized Stopped cutSubtrees(RepairScope scope) {
+        List<Vertex> v = vertices.stream().filter(x -> scope.rebuilds(x.plan().tree(), x.plan().vertex())).toList();
+        List<InboundStream> in = inputs.stream().filter(x -> scope.rebuilds(x.id().tree(), x.id().vertex())).toList();
+        List<OutboundStream> out = outputs.stream().filter(x -> scope.rebuilds(x.id().tree(), x.id().vertex()))
+                .toList();
         vertices.removeAll(v);
         inputs.removeAll(in);
         outputs.removeAll(out);
@@ -104,14 +108,14 @@ final class RunningShuffle {
         return idle();
     }
 
-    /** The root vertex a repair's streams feed finished; true when nothing is left. */
+    /** A vertex a repair's streams feed finished; true when nothing is left. */
     synchronized boolean reboundFinished() {
-        rebinding = false;
+        rebinding--;
         return idle();
     }
 
     private boolean idle() {
-        return vertices.isEmpty() && outputs.isEmpty() && !rebinding;
+        return vertices.isEmpty() && outputs.isEmpty() && rebinding <= 0;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.camdoop.shuffle.service.net.CutMessages;
 import org.camdoop.shuffle.service.net.MembershipMessages;
 import org.camdoop.shuffle.service.net.ShuffleMessages;
 import org.camdoop.torus.topology.Coord;
@@ -111,9 +112,16 @@ final class ServiceInbox {
             // Only a shuffle's root sends its START. A consistency check, not a defence: a neighbour holding the
             // cluster secret can write any source index into a frame it originates (docs/security.md).
             LOG.warn("START of {} from {}, not its root {}; ignored", s.spec().describe(), from, s.spec().root());
+        } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().repair()
+                .map(r -> new int[] {r.vertex()}).orElse(new int[0]))) {
+            LOG.warn("START of {} from {} repairs a vertex outside the torus {}; ignored", s.spec().describe(), from,
+                    shape);
         } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().failed())) {
             LOG.warn("START of {} from {} names failed servers {}, outside the torus {}; ignored",
                     s.spec().describe(), from, Arrays.toString(s.spec().generation().failed()), shape);
+        } else if (m instanceof CutMessages.Cut c && !inTorus(new int[] {c.parent(), c.failed()})) {
+            LOG.warn("CUT from {} names vertices {} and {}, outside the torus {}; ignored", from, c.parent(),
+                    c.failed(), shape);
         } else if (m instanceof MembershipMessages.ServerDown d && !inTorus(new int[] {d.run().server()})) {
             LOG.warn("SERVER_DOWN from {} names server {}, outside the torus {}; ignored", from, d.run().server(),
                     shape);

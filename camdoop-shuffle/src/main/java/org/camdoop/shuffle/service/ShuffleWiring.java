@@ -20,10 +20,11 @@ import org.camdoop.torus.transport.stream.OutboundStream;
  * @param root     the root vertex, present only on the root's daemon
  * @param vertices every vertex hosted here, the root included
  * @param refusals outputs of vertices that cannot run here (the job is unknown): started by failing them
- * @param rebound  on the root's daemon, in a repair generation: its streams into the repaired generation's root vertex
+ * @param rebound  in a repair generation, on the daemon of a failed vertex's parent: its streams into that vertex
+ *                 of the generation repaired, per vertex
  */
 record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertices, List<Refused> refusals,
-        List<InboundStream> rebound) {
+        List<Rebound> rebound) {
 
     ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertices, List<Refused> refusals) {
         this(spec, root, vertices, refusals, List.of());
@@ -37,6 +38,13 @@ record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertic
         }
     }
 
+    /** A repair's streams into {@code into}, a vertex of the generation it repairs, in place of its failed child's. */
+    record Rebound(Vertex into, List<InboundStream> streams) {
+        Rebound {
+            streams = List.copyOf(streams);
+        }
+    }
+
     /** The output of a vertex that cannot run here: its start tells the parent why. */
     record Refused(OutboundStream stream, VertexOutput output, String reason) {
     }
@@ -47,9 +55,14 @@ record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertic
         rebound = List.copyOf(rebound);
     }
 
-    /** This wiring with {@code streams} into the repaired generation's root vertex. */
-    ShuffleWiring withRebound(List<InboundStream> streams) {
+    /** This wiring with {@code streams} into vertices of the generation repaired. */
+    ShuffleWiring withRebound(List<Rebound> streams) {
         return new ShuffleWiring(spec, root, vertices, refusals, streams);
+    }
+
+    /** How many vertices of the generation repaired this wiring's streams feed. */
+    int reboundInto() {
+        return rebound.size();
     }
 
     boolean isEmpty() {
@@ -61,7 +74,8 @@ record ShuffleWiring(ShuffleSpec spec, Optional<Vertex> root, List<Wired> vertic
     }
 
     List<InboundStream> inputs() {
-        List<InboundStream> all = new ArrayList<>(rebound);
+        List<InboundStream> all = new ArrayList<>();
+        rebound.forEach(r -> all.addAll(r.streams()));
         vertices.forEach(w -> all.addAll(w.inputs()));
         return all;
     }

@@ -3,49 +3,59 @@ package org.camdoop.shuffle.service;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import io.netty.buffer.Unpooled;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
 import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.shuffle.protocol.TreeRepair;
+import org.camdoop.shuffle.service.net.CutMessages;
 import org.camdoop.shuffle.service.plan.ShufflePlan;
 import org.camdoop.shuffle.service.plan.StreamEdge;
 import org.camdoop.shuffle.service.plan.VertexPlan;
-import org.camdoop.shuffle.service.vertex.InputCut;
 import org.camdoop.shuffle.service.vertex.Vertex;
+import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.transport.wire.StreamId;
 import org.camdoop.torus.trees.SpanningTrees;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The root's side of a tree repair (paper section 4.2, docs/recovery.md "Tree repair"): when a server that held no map
- * output of a shuffle fails, only the trees in which it ran a vertex with children are rebuilt, each from just after
- * the last key the root vertex took whole from it; the other trees run on, and the failed server's leaf vertices,
- * which had nothing to send but their end, count as ended. Everything else (a second failure in a generation, a
- * server that held outputs, a neighbour of the root, a tree left out of the generation, a key group too large to hold
- * back) takes the whole restart, as before.
+ * output of a shuffle fails, its vertex moves to its parent's server and only its subtree is rebuilt, in each tree
+ * where it had children, from just after the last key that parent took whole from it; every other vertex runs on, and
+ * the failed server's leaf vertices, which had nothing to send but their end, count as ended. Everything else (a
+ * second failure in a generation, a server that held outputs, a neighbour of the root, a tree left out of the
+ * generation, a key group too large to hold back, a cut refused or unanswered) takes the whole restart, as before.
  *
- * <p>Steps: {@link #tryRepair} (under the shuffle's monitor) asks the root vertex to cut the inputs of those trees;
- * the vertex answers on its own thread with where each stands, and {@link #cutDone} (under the monitor again) starts
- * the repair generation, or falls back to the whole restart if a cut input cannot resume exactly. A failure that comes
- * between the two takes the whole restart, which aborts the generation the cut was for; the answer then finds the
- * shuffle moved on and does nothing.
+ * <p>Steps: {@link #tryRepair} (under the shuffle's monitor) asks the daemon of the failed vertex's parent in each of
+ * those trees to cut that parent's input from it (CUT, {@link ParentCuts} there); each answers where its input stood
+ * (CUT_DONE, {@link #cutAnswered}), and once all have, {@link #cutDone} (under the monitor again) starts the repair
+ * generation. A failure that comes meanwhile takes the whole restart, which aborts the generation the cuts were for;
+ * answers then find the shuffle moved on and are dropped.
  */
 final class TreeRepairs {
 
     private static final Logger LOG = LoggerFactory.getLogger(TreeRepairs.class);
     /**
-     * The largest key group a root vertex holds back whole per tree, so that a tree repair resumes that tree exactly
-     * (WholeGroupInput); a larger one in the way makes the repair a restart of the whole shuffle.
+     * The largest key group a vertex holds back whole per child (WholeGroupInput), so that a tree repair resumes the
+     * failed child's subtree exactly; a larger one in the way makes the repair a restart of the whole shuffle. Held per
+     * input of every vertex with children but the root, beside the transport's buffer budget: a daemon hosts one vertex
+     * per tree, with at most five children each.
      */
-    static final int MAX_HELD_GROUP_BYTES = 1 << 20;
+    static final int MAX_HELD_GROUP_BYTES = 256 << 10;
+    /**
+     * How long the root waits for a cut's answer. A live daemon answers within milliseconds; a CUT or CUT_DONE lost
+     * (service messages are best effort) costs the whole restart the repair would have saved, after this.
+     */
+    static final long CUT_WAIT_MS = 2000;
 
     private final ServiceContext context;
     private final TorusShape shape;
@@ -76,14 +86,14 @@ final class TreeRepairs {
 
     /**
      * Run {@code incarnation} of server {@code failed}, which lost {@code lost} of the shuffle's map outputs, ended:
-     * starts repairing the trees it touched if it can (the caller holds {@code r}'s monitor).
+     * starts repairing the subtrees it ran if it can (the caller holds {@code r}'s monitor).
      *
      * @return whether the repair took the failure on; false leaves it to the whole restart
      */
     boolean tryRepair(RootedShuffles.Rooted r, int failed, long incarnation, SortedSet<String> lost) {
         ShuffleSpec base = r.spec;
         int root = shape.index(base.root());
-        if (r.repair != null || r.repairing || r.waiting() || !(r.output instanceof GenerationOutput)
+        if (r.repair != null || r.cuts != null || r.waiting() || !(r.output instanceof GenerationOutput)
                 || base.mode() == ShuffleMode.DIRECT || base.generation().repair().isPresent() || failed == root
                 || !lost.isEmpty() || !r.locations.reportedBy(failed, incarnation)) {
             return false; // one repair per generation, for a server known to hold none of the shuffle's map outputs
@@ -95,96 +105,149 @@ final class TreeRepairs {
         SpanningTrees trees = base.trees().build(shape, root);
         List<StreamEdge> edges = vertex.get().plan().inputs();
         if (edges.stream().anyMatch(e -> e.senderHost() == failed)) {
-            // A neighbour of the root: its tree's stripe would enter the root over the other trees' links, unevenly,
-            // where the whole restart stripes the keys over the trees left (ShufflePlan). Measured on 2026-11-27 at
-            // S=1, 50 Mbit/s: repaired 1.36-1.39 / 1.23 / 1.15 at 0.25 / 0.5 / 0.75 T, restarted 1.20-1.23 / 1.15-1.16
-            // / 1.08-1.14.
+            // A neighbour of the root: its vertex's subtree is its whole tree, whose stripe would enter the root over
+            // the other trees' links, unevenly, where the whole restart stripes the keys over the trees left
+            // (ShufflePlan). Measured on 2026-11-27 at S=1, 50 Mbit/s: repaired 1.36-1.39 / 1.23 / 1.15 at 0.25 / 0.5
+            // / 0.75 T, restarted 1.20-1.23 / 1.15-1.16 / 1.08-1.14.
             return false;
         }
         if (edges.stream().mapToInt(StreamEdge::tree).distinct().count() != trees.count()
                 || edges.size() != trees.count()
                 || base.generation().number() + 2 >= ShuffleGeneration.MAX_GENERATIONS) {
             // A tree left out (a vacant neighbour of the root): the stripes are fewer than the trees, and a repair
-            // plans on all of them. Or more than one stream per tree, whose resume keys would differ. Or no
-            // generation left for the restart a second failure would need.
+            // plans on all of them. Or more than one stream per tree. Or no generation left for the restart a second
+            // failure would need.
             return false;
         }
-        // The trees in which the failed server ran a vertex with children: its own, or one it adopted for a server
-        // the generation was planned without (ShufflePlan, HostedTrees). In the others all it ran were leaves, which
-        // had nothing to send but their ends.
-        Set<Integer> withChildren = new ShufflePlan(base, views.planView(base)).forServer(failed).stream()
-                .filter(v -> !v.inputs().isEmpty()).map(VertexPlan::tree).collect(Collectors.toSet());
-        List<Integer> cut = new ArrayList<>();
-        for (int i = 0; i < edges.size(); i++) {
-            if (withChildren.contains(edges.get(i).tree())) {
-                cut.add(i);
+        // The failed server's own vertex in each tree where it had children (a vertex it adopted for a server the
+        // generation was planned without is below it): its parent is cut there. In the other trees it ran a leaf,
+        // which had nothing to send but its end (LocalRepairs ends it).
+        List<VertexPlan> tops = new ShufflePlan(base, views.planView(base)).forServer(failed).stream()
+                .filter(v -> v.vertex() == failed && !v.inputs().isEmpty()).toList();
+        RepairCuts cuts = new RepairCuts(failed, incarnation);
+        for (VertexPlan top : tops) {
+            int host = top.output().orElseThrow().receiverHost();
+            if (host == root) {
+                return false; // only if its parent is the root vertex, or adopted by it: excluded above
             }
+            cuts.ask(top.tree(), host);
         }
-        r.repairing = true;
+        r.cuts = cuts;
         r.repairedServer = failed;
         r.repairedRun = incarnation;
-        int[] inputs = cut.stream().mapToInt(Integer::intValue).toArray();
-        vertex.get().cut(inputs, base.generation().number() + 1, points -> context.vertices().execute(
-                () -> cutDone(r, base, failed, inputs, edges, points)));
+        if (tops.isEmpty()) {
+            cutDone(r, base, cuts);
+            return true;
+        }
+        StreamId control = new StreamId(base.streamKey(), base.partition(), ControlTrees.CONTROL, context.node().index());
+        try {
+            for (VertexPlan top : tops) {
+                int host = top.output().get().receiverHost();
+                context.node().sendService(shape.coord(host), control, Unpooled.wrappedBuffer(CutMessages.cut(
+                        new CutMessages.Cut(base.streamKey(), base.partition(), top.tree(),
+                                trees.parent(top.tree(), failed), failed, incarnation,
+                                base.generation().number() + 1))));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("shuffle {}: the cuts of its tree repair could not be sent", base.describe(), e);
+            r.cuts = null;
+            return false;
+        }
+        context.timer().schedule(() -> context.vertices().execute(() -> cutTimedOut(r, cuts)), CUT_WAIT_MS,
+                TimeUnit.MILLISECONDS);
         return true;
     }
 
-    private void cutDone(RootedShuffles.Rooted r, ShuffleSpec base, int failed, int[] inputs, List<StreamEdge> edges,
-            List<InputCut> points) {
+    /** A daemon answered a cut (a vertex thread; takes the shuffle's monitor). */
+    void cutAnswered(Coord from, CutMessages.CutDone answer) {
+        RootedShuffles.Rooted r = rooted.current(answer.streamKey(), answer.partition());
+        if (r == null) {
+            return;
+        }
         synchronized (r) {
-            if (rooted.get(base) != r || r.spec != base || !r.repairing) {
-                return; // a whole restart (or the end) came first
+            RepairCuts cuts = r.cuts;
+            if (cuts == null || r.spec.streamKey() != answer.streamKey() || !cuts.answer(shape.index(from), answer)) {
+                LOG.debug("shuffle {}: cut answer from {} for tree {} not awaited; dropped", r.spec.describe(), from,
+                        answer.tree());
+                return;
             }
-            r.repairing = false;
-            if (r.stream.finished() || points.isEmpty()) {
-                return; // the root vertex is done or failed: its end or failure reaches the reducer
+            if (cuts.complete()) {
+                cutDone(r, r.spec, cuts);
             }
-            List<Integer> trees = new ArrayList<>();
-            List<Optional<byte[]>> keys = new ArrayList<>();
-            for (int k = 0; k < inputs.length; k++) {
-                var p = points.get(k);
-                if (p.ended()) {
-                    continue;
+        }
+    }
+
+    private void cutTimedOut(RootedShuffles.Rooted r, RepairCuts cuts) {
+        synchronized (r) {
+            if (r.cuts == cuts && rooted.get(r.spec) == r) {
+                restartWhole.accept(r, "server " + shape.coord(cuts.failed()) + " failed, and its vertex's parents in "
+                        + cuts.unanswered().orElse("no tree") + " did not answer their cut within " + CUT_WAIT_MS
+                        + " ms");
+            }
+        }
+    }
+
+    /** Every cut answered: starts the repair generation, or restarts whole (the caller holds the monitor). */
+    private void cutDone(RootedShuffles.Rooted r, ShuffleSpec base, RepairCuts cuts) {
+        r.cuts = null;
+        if (r.stream.finished()) {
+            return; // the root vertex is done or failed: its end or failure reaches the reducer
+        }
+        int failed = cuts.failed();
+        List<Integer> trees = new ArrayList<>();
+        List<Optional<byte[]>> keys = new ArrayList<>();
+        for (Map.Entry<Integer, CutMessages.CutDone> e : cuts.answers().entrySet()) {
+            int tree = e.getKey();
+            CutMessages.CutDone a = e.getValue();
+            switch (a.outcome()) {
+                case ENDED -> {
+                    continue; // its stream had ended: nothing of that subtree is missing
                 }
-                int tree = edges.get(inputs[k]).tree(); // one stream per tree (tryRepair)
-                if (!p.exact()) {
-                    restartWhole.accept(r, "server " + shape.coord(failed) + " failed while tree " + tree
-                            + " was passing the root a key group too large to hold back");
+                case INEXACT -> {
+                    restartWhole.accept(r, "server " + shape.coord(failed) + " failed while its vertex in tree " + tree
+                            + " was passing its parent a key group too large to hold back");
                     return;
                 }
-                trees.add(tree);
-                // A tree that passed nothing whole yet resumes where its generation did.
-                keys.add(p.lastKey().or(() -> base.generation().resumeAfter()));
+                case REFUSED -> {
+                    restartWhole.accept(r, "server " + shape.coord(failed) + " failed, and its vertex's parent in tree "
+                            + tree + " could not be cut: " + a.reason());
+                    return;
+                }
+                case TAKEN -> {
+                    trees.add(tree);
+                    // A subtree that passed nothing whole yet resumes where its generation did.
+                    keys.add(a.key().or(() -> base.generation().resumeAfter()));
+                }
             }
-            ShuffleGeneration g;
-            try {
-                g = views.repairGeneration(base.generation(),
-                        new TreeRepair(trees.stream().mapToInt(Integer::intValue).toArray(), keys));
-            } catch (IllegalArgumentException tooLong) {
-                restartWhole.accept(r, "server " + shape.coord(failed) + " failed: " + tooLong.getMessage());
-                return;
-            }
-            int[] failedNow = IntStream.concat(Arrays.stream(base.generation().failed()), IntStream.of(failed))
-                    .sorted().toArray();
-            if (!Arrays.equals(g.failed(), failedNow)) {
-                restartWhole.accept(r, "servers " + Arrays.stream(g.failed()).mapToObj(shape::coord).toList()
-                        + " failed");
-                return;
-            }
-            ShuffleSpec repair = base.withGeneration(g);
-            r.repair = repair;
-            r.lastRepair = repair;
-            counters.repaired();
-            LOG.info("server {} failed: shuffle {} repairs {} ({} bytes had reached the reducer)", shape.coord(failed),
-                    base.describe(), g, r.stream.bytesDelivered());
-            try {
-                launch.accept(r, repair);
-            } catch (RuntimeException e) {
-                // E.g. a START too large for one frame once the trees' keys are in it: the trees are cut already, so
-                // nothing may wait for this repair; the whole restart aborts it and the generation it repairs.
-                LOG.warn("shuffle {}: its tree repair could not start", base.describe(), e);
-                restartWhole.accept(r, "its tree repair could not start: " + e.getMessage());
-            }
+        }
+        ShuffleGeneration g;
+        try {
+            g = views.repairGeneration(base.generation(),
+                    new TreeRepair(failed, trees.stream().mapToInt(Integer::intValue).toArray(), keys));
+        } catch (IllegalArgumentException tooLong) {
+            restartWhole.accept(r, "server " + shape.coord(failed) + " failed: " + tooLong.getMessage());
+            return;
+        }
+        int[] failedNow = IntStream.concat(Arrays.stream(base.generation().failed()), IntStream.of(failed))
+                .sorted().toArray();
+        if (!Arrays.equals(g.failed(), failedNow)) {
+            restartWhole.accept(r, "servers " + Arrays.stream(g.failed()).mapToObj(shape::coord).toList()
+                    + " failed");
+            return;
+        }
+        ShuffleSpec repair = base.withGeneration(g);
+        r.repair = repair;
+        r.lastRepair = repair;
+        counters.repaired();
+        LOG.info("server {} failed: shuffle {} repairs {} ({} bytes had reached the reducer)", shape.coord(failed),
+                base.describe(), g, r.stream.bytesDelivered());
+        try {
+            launch.accept(r, repair);
+        } catch (RuntimeException e) {
+            // E.g. a START too large for one frame once the trees' keys are in it: the trees are cut already, so
+            // nothing may wait for this repair; the whole restart aborts it and the generation it repairs.
+            LOG.warn("shuffle {}: its tree repair could not start", base.describe(), e);
+            restartWhole.accept(r, "its tree repair could not start: " + e.getMessage());
         }
     }
 

@@ -51,10 +51,10 @@ final class VertexSetup {
     /** Shared by all shuffles' demuxes on this daemon. */
     private final ReadaheadPool readahead;
     /**
-     * Per root vertex a tree repair may rebind, the stream each input takes now: where the merge's urgency goes once a
-     * repair replaced some (forgotten when the vertex finishes).
+     * Per vertex a tree repair may rebind, the stream each input takes now: where the merge's urgency goes once a
+     * repair replaced one (forgotten when the vertex finishes).
      */
-    private final Map<Vertex, AtomicReferenceArray<InboundStream>> rootStreams = new ConcurrentHashMap<>();
+    private final Map<Vertex, AtomicReferenceArray<InboundStream>> rebindable = new ConcurrentHashMap<>();
 
     VertexSetup(ServiceContext context) {
         this.context = context;
@@ -98,13 +98,13 @@ final class VertexSetup {
     }
 
     /**
-     * Opens repair generation {@code repair}'s streams into {@code root}, the root vertex of the generation it repairs,
-     * each at the input the replaced stream had (same tree, same child): all of them, or none and throws.
+     * Opens repair generation {@code repair}'s streams into {@code parent}, a vertex of the generation it repairs, each
+     * at the input the replaced stream had (same tree, same child): all of them, or none and throws.
      */
-    List<InboundStream> rebind(ShuffleSpec repair, List<StreamEdge> edges, Vertex root, Consumer<String> failed) {
-        List<StreamEdge> wired = root.plan().inputs();
+    List<InboundStream> rebind(ShuffleSpec repair, List<StreamEdge> edges, Vertex parent, Consumer<String> failed) {
+        List<StreamEdge> wired = parent.plan().inputs();
         List<InboundStream> opened = new ArrayList<>(edges.size());
-        AtomicReferenceArray<InboundStream> current = rootStreams.get(root);
+        AtomicReferenceArray<InboundStream> current = rebindable.get(parent);
         try {
             for (StreamEdge e : edges) {
                 int input = -1;
@@ -113,12 +113,12 @@ final class VertexSetup {
                         input = i;
                     }
                 }
-                if (input < 0) {
-                    throw new IllegalStateException("the root vertex has no input from vertex " + e.sendingVertex()
-                            + " of tree " + e.tree());
+                if (input < 0 || !parent.rebindable()) {
+                    throw new IllegalStateException("vertex " + parent.label() + " takes no stream from vertex "
+                            + shape.coord(e.sendingVertex()) + " of tree " + e.tree() + " it could replace");
                 }
                 opened.add(node.openInbound(streamOf(repair, e), shape.coord(e.senderHost()),
-                        new StreamInput(root.rebound(repair.generation().number(), failed), input,
+                        new StreamInput(parent.rebound(repair.generation().number(), failed), input,
                                 context.limits().maxRecordBytes())));
                 if (current != null) {
                     // The merge waits for this input now (its tree stalled): serve the new stream first at once. The
@@ -130,8 +130,8 @@ final class VertexSetup {
             return opened;
         } catch (RuntimeException e) {
             opened.forEach(node::closeInbound);
-            throw new WiringFailed("daemon " + node.coord() + " cannot rebind the root of " + repair.describe() + ": "
-                    + e.getMessage(), e);
+            throw new WiringFailed("daemon " + node.coord() + " cannot feed " + repair.describe() + " into "
+                    + parent.label() + ": " + e.getMessage(), e);
         }
     }
 
@@ -217,9 +217,10 @@ final class VertexSetup {
         Vertex vertex = null;
         try {
             VertexOutput out = outputOf(spec, vp, root, opened);
-            // A root vertex of the trees takes whole key groups from each tree, so a tree repair can rebind it.
-            int rebindHeld = vp.isRoot() && spec.mode() != ShuffleMode.DIRECT ? TreeRepairs.MAX_HELD_GROUP_BYTES
-                    : 0;
+            // A vertex with children in a tree takes whole key groups from each, so that a tree repair can replace one
+            // at an exact key (the root's are not: a neighbour's failure restarts the whole shuffle).
+            int rebindHeld = !vp.isRoot() && !vp.inputs().isEmpty() && spec.mode() != ShuffleMode.DIRECT
+                    ? TreeRepairs.MAX_HELD_GROUP_BYTES : 0;
             VertexContext ctx = new VertexContext(spec, vp, agg, out, (child, urgent) -> {
                 InboundStream now = current.get(child);
                 if (now != null) {
@@ -235,8 +236,8 @@ final class VertexSetup {
             }
             if (rebindHeld > 0) {
                 Vertex v = vertex;
-                rootStreams.put(v, current);
-                v.finished().whenComplete((state, error) -> rootStreams.remove(v));
+                rebindable.put(v, current);
+                v.finished().whenComplete((state, error) -> rebindable.remove(v));
             }
             return new ShuffleWiring.Wired(vp, vertex, agg, inputs, opened.stream().findFirst());
         } catch (RuntimeException e) {

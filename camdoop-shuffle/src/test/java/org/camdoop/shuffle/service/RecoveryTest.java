@@ -56,12 +56,15 @@ class RecoveryTest {
                 TransportConfig.SEGMENT_BYTES, "4096", TransportConfig.MAX_FRAME_BYTES, "8192",
                 // Slow links, so the shuffle is still running when the server dies; quick failure detection.
                 TransportConfig.SHAPING_BYTES_PER_SECOND, "400000", TransportConfig.SHAPING_BURST_BYTES, "8192",
-                TransportConfig.FAILURE_TIMEOUT_MS, Integer.toString(failureTimeoutMs)));
+                TransportConfig.FAILURE_TIMEOUT_MS, Integer.toString(failureTimeoutMs),
+                // Short windows, so no vertex has sent all it had long before the root took it: a crashed vertex's
+                // parent is still taking its stream, and a repair rebuilds its subtree.
+                TransportConfig.MAX_BUFFERS_PER_STREAM, "2"));
     }
 
     /** Map outputs on every server but {@code without}: words shared across servers (combinable) and unique ones. */
     private TorusWordCounts write(EmbeddedTorus torus, JobConf conf, List<Integer> without) throws Exception {
-        return TorusWordCounts.write(torus, dir, JOB, conf, s -> !without.contains(s), 31, 3000, 2000);
+        return TorusWordCounts.write(torus, dir, JOB, conf, s -> !without.contains(s), 31, 12000, 2000);
     }
 
     /** The reducer's view: per word the sum of its values, and the records that arrived. */
@@ -146,6 +149,8 @@ class RecoveryTest {
                             ? "it carries no job token proof" : null);
                 }
             }
+            List<ShuffleSpec> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
+            torus.service(0).onRestart(generations::add);
             RootStream root = torus.service(0).startShuffle(spec, proof);
             if (afterChunks == 0) {
                 torus.crash(dead.get(0)); // before the reducer received anything: the restart begins at the start
@@ -156,6 +161,7 @@ class RecoveryTest {
             DaemonCounters.Snapshot rootCounts = torus.service(0).counters().snapshot();
             assertEquals(dead.size(), rootCounts.restarts() + rootCounts.repairs());
             assertEquals(repairs, rootCounts.repairs(), "tree repairs");
+            assertEquals(repairs, rebuildingSubtrees(generations), "repairs that rebuilt a subtree");
             TorusWaits.idle(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
             TorusWaits.noOpenStreams(torus, s -> !dead.contains(s), Duration.ofSeconds(20));
         }
@@ -187,6 +193,8 @@ class RecoveryTest {
                     () -> "not every daemon holds " + out + " failed");
             ShuffleSpec spec = new ShuffleSpec(31L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.parse(mode),
                     TreeChoice.SIX, job.attempts());
+            List<ShuffleSpec> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
+            torus.service(0).onRestart(generations::add);
             RootStream root = torus.service(0).startShuffle(spec);
             Received got = receive(torus, root, List.of(victim), 1);
 
@@ -194,6 +202,7 @@ class RecoveryTest {
             DaemonCounters.Snapshot rootCounts = torus.service(0).counters().snapshot();
             assertEquals(1, rootCounts.repairs(), "tree repairs");
             assertEquals(0, rootCounts.restarts(), "whole restarts");
+            assertEquals(1, rebuildingSubtrees(generations), "repairs that rebuilt a subtree");
             TorusWaits.idle(torus, s -> s != gone && s != victim, Duration.ofSeconds(20));
             TorusWaits.noOpenStreams(torus, s -> s != gone && s != victim, Duration.ofSeconds(20));
         }
@@ -236,6 +245,12 @@ class RecoveryTest {
             TorusWaits.idle(torus, s -> s != victim, Duration.ofSeconds(20));
             TorusWaits.noOpenStreams(torus, s -> s != victim, Duration.ofSeconds(20));
         }
+    }
+
+    /** Repair generations among {@code generations} that rebuild at least one subtree (not only end leaf streams). */
+    private static long rebuildingSubtrees(List<ShuffleSpec> generations) {
+        return generations.stream().filter(g -> g.generation().repair().map(r -> r.trees().length > 0)
+                .orElse(false)).count();
     }
 
     private static void assertExactlyTheReference(TorusWordCounts job, String mode, Received got) {

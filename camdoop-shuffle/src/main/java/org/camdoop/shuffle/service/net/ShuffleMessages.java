@@ -35,8 +35,10 @@ import org.camdoop.torus.trees.TreeChoice;
  *                                                    -- failed servers, ascending, each with the run declared failed
  *          vlong root incarnation (>= 0; 0: not known)  -- the run of the root's daemon that started the generation
  *          u8 r (0 or 1); if r: vint len (0..16384); len bytes -- resume after this key (ShuffleGeneration)
- *          [u8 n (0..6); n x (u8 tree (0..5, ascending); u8 flag (0 or 1); if flag: vint len; len bytes)]
- *                       -- a repair generation only: the trees it rebuilds, each with its resume key (TreeRepair)
+ *          [vint v (vertex index); u8 n (0..6); n x (u8 tree (0..5, ascending); u8 flag (0 or 1);
+ *           if flag: vint len; len bytes)]
+ *                       -- a repair generation only: the failed vertex, the trees whose subtree of it it rebuilds,
+ *                          each with its resume key (TreeRepair)
  * 2 ABORT  i64 streamKey; i32 partition; utf reason
  * 5 START_ACK i64 streamKey; i32 partition   -- a daemon received START (sent again until acknowledged)
  * 11 HELD  i64 streamKey; i32 partition; vint n (0..2^18); n x vint index, ascending, into the START's sorted map
@@ -44,6 +46,7 @@ import org.camdoop.torus.trees.TreeChoice;
  *          START accepted, a repeated one too)
  *          [vlong run (&gt; 0)]  -- the reporting daemon's incarnation; absent from daemons before 2026-11-27's
  *          seventeenth session (read as 0: not known)
+ * 12 CUT, 13 CUT_DONE: a tree repair's cut at the failed vertex's parent, laid out in {@link CutMessages}
  * 3 SPEC, 4 JAR_PART, 7 SPEC_REQUEST: the job spec broadcast and its repair, laid out in {@link SpecMessages}
  * 6 SERVER_DOWN, 8 LINK_CUT, 9 LINK_UP, 10 VIEW: the failure views, laid out in {@link MembershipMessages}
  * </pre>
@@ -55,15 +58,15 @@ public final class ShuffleMessages {
     public static final int ABORT = 2;
     public static final int START_ACK = 5;
     public static final int HELD = 11;
-    /** Failed servers a START may name (a bound for the decoder, far above any real use). */
-    private static final int MAX_LIST = 1 << 16;
+    /** Failed servers a START may name, and the largest server index (a bound for the decoder, far above any use). */
+    static final int MAX_LIST = 1 << 16;
 
     private ShuffleMessages() {
     }
 
     /** A decoded message. */
     public sealed interface Message permits Start, Abort, StartAck, Held, SpecMessages.Spec, SpecMessages.JarPart,
-            SpecMessages.SpecRequest, MembershipMessages.ServerDown, MembershipMessages.LinkCut,
+            SpecMessages.SpecRequest, CutMessages.Cut, CutMessages.CutDone, MembershipMessages.ServerDown, MembershipMessages.LinkCut,
             MembershipMessages.LinkUp, MembershipMessages.View {
     }
 
@@ -118,6 +121,7 @@ public final class ShuffleMessages {
             if (g.repair().isPresent()) {
                 // Trailing, so a whole generation's START is what it always was.
                 TreeRepair r = g.repair().get();
+                WritableUtils.writeVInt(out, r.vertex());
                 int[] trees = r.trees();
                 out.writeByte(trees.length);
                 for (int t : trees) {
@@ -232,6 +236,8 @@ public final class ShuffleMessages {
                 case HELD -> decodeHeld(in);
                 case MembershipMessages.SERVER_DOWN, MembershipMessages.LINK_CUT, MembershipMessages.LINK_UP,
                         MembershipMessages.VIEW -> MembershipMessages.decode(type, in);
+                case CutMessages.CUT -> CutMessages.decodeCut(in);
+                case CutMessages.CUT_DONE -> CutMessages.decodeCutDone(in);
                 case SpecMessages.SPEC -> SpecMessages.decodeSpec(in);
                 case SpecMessages.JAR_PART -> SpecMessages.decodeJarPart(in);
                 case SpecMessages.SPEC_REQUEST -> SpecMessages.decodeSpecRequest(in);
@@ -320,6 +326,7 @@ public final class ShuffleMessages {
         if (in.available() == 0) {
             return Optional.empty();
         }
+        int vertex = bounded(in, MAX_LIST, "repaired vertex");
         int n = in.readUnsignedByte();
         if (n > TreeRepair.MAX_TREES) {
             throw new IllegalArgumentException("shuffle start repairs " + n + " trees");
@@ -340,7 +347,7 @@ public final class ShuffleMessages {
             }
             keys.add(key);
         }
-        return Optional.of(new TreeRepair(trees, keys));
+        return Optional.of(new TreeRepair(vertex, trees, keys));
     }
 
     /**

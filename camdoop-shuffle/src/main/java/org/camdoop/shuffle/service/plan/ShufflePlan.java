@@ -28,10 +28,11 @@ import org.camdoop.torus.trees.SpanningTrees;
  * for the rest of the shuffle, where the root's links are the bottleneck at S=1. Striped over five trees, each of the
  * five links carries a fifth.
  *
- * <p>A repair generation ({@link org.camdoop.shuffle.protocol.TreeRepair}) plans only the trees it rebuilds, striped
- * as in the generation it repairs (which ran on every tree: the root repairs no generation that left one out), and no
- * root vertex: the root vertex of the repaired generation goes on and takes the rebuilt trees' streams
- * ({@link #rootInputs}).
+ * <p>A repair generation ({@link org.camdoop.shuffle.protocol.TreeRepair}) plans only the subtrees it rebuilds
+ * ({@link RepairScope}: the failed vertex and its descendants in each tree it names), striped as in the generation it
+ * repairs (which ran on every tree: the root repairs no generation that left one out), and no root vertex. The failed
+ * vertex runs on its parent's server (identifier routing, {@link HostedTrees}), and its parent in the generation it
+ * repairs goes on and takes its stream there ({@link #repairedInputs}).
  *
  * <p>Direct mode: every live server other than the root streams its whole local output to the root, which merges
  * them all (the paper's switch baseline). Stream ids use tree 0 and the sending server.
@@ -45,6 +46,8 @@ public final class ShufflePlan {
     private final HostedTrees hosted;
     /** The trees the data flows along, in tree order; tree {@code used[j]} carries stripe j of {@code used.length}. */
     private final int[] used;
+    /** A repair generation's subtrees; empty for a whole generation. */
+    private final Optional<RepairScope> scope;
 
     public ShufflePlan(ShuffleSpec spec, FailureView view) {
         this.spec = spec;
@@ -53,6 +56,7 @@ public final class ShufflePlan {
         this.root = shape.index(spec.root());
         SpanningTrees trees = spec.trees().build(shape, root);
         this.hosted = new HostedTrees(trees, view, spec.salt());
+        this.scope = spec.generation().repair().map(r -> new RepairScope(trees, r));
         // A repair keeps the stripes of the generation it repairs, else a key would change tree.
         this.used = spec.generation().repair().isPresent() ? IntStream.range(0, trees.count()).toArray()
                 : usedTrees(trees, view, root);
@@ -122,7 +126,7 @@ public final class ShufflePlan {
             }
             for (int stripe = 0; stripe < used.length; stripe++) {
                 int t = used[stripe];
-                if (hosted.host(t, v) != server || !runs(t)) {
+                if (hosted.host(t, v) != server || !runs(t, v)) {
                     continue;
                 }
                 List<StreamEdge> inputs = new ArrayList<>();
@@ -136,11 +140,7 @@ public final class ShufflePlan {
         return out;
     }
 
-    /**
-     * The streams into the root vertex, in its input order: the root's children in every tree used, tree by tree; in
-     * a repair generation, those of the trees it rebuilds (the repaired generation's root vertex takes them in place
-     * of its own streams from those trees, at the same inputs).
-     */
+    /** The streams into the root vertex, in its input order: the root's children in every tree used, tree by tree. */
     public List<StreamEdge> rootInputs() {
         List<StreamEdge> inputs = new ArrayList<>();
         if (spec.mode() == ShuffleMode.DIRECT) {
@@ -148,18 +148,31 @@ public final class ShufflePlan {
         }
         SpanningTrees trees = hosted.trees();
         for (int t : used) {
-            if (runs(t)) {
-                for (int child : trees.children(t, root)) {
-                    inputs.add(edge(t, child));
-                }
+            for (int child : trees.children(t, root)) {
+                inputs.add(edge(t, child));
             }
         }
         return inputs;
     }
 
-    /** Whether tree {@code tree} runs in this generation: every used tree, or the ones a repair rebuilds. */
-    private boolean runs(int tree) {
-        return spec.generation().repair().map(r -> r.repairs(tree)).orElse(true);
+    /**
+     * A repair generation's streams out of its subtrees, tree by tree: each from the failed vertex (now on its parent's
+     * server) to that parent, which runs in the generation repaired and takes it in place of the failed vertex's
+     * stream, at the same input. Empty for a whole generation.
+     */
+    public List<StreamEdge> repairedInputs() {
+        return scope.map(s -> Arrays.stream(s.repair().trees()).mapToObj(t -> edge(t, s.top())).toList())
+                .orElse(List.of());
+    }
+
+    /** The repair's scope, if this is a repair generation. */
+    public Optional<RepairScope> repairScope() {
+        return scope;
+    }
+
+    /** Whether vertex {@code vertex} of tree {@code tree} runs in this generation: all, or those a repair rebuilds. */
+    private boolean runs(int tree, int vertex) {
+        return scope.map(s -> s.rebuilds(tree, vertex)).orElse(true);
     }
 
     /** Tree edges from {@code vertex} up to the root in tree {@code tree}. */

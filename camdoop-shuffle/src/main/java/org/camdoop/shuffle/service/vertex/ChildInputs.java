@@ -10,7 +10,7 @@ import org.camdoop.shuffle.protocol.EndOfStream;
 
 /**
  * A vertex's child streams as its merge sees them: one run per child, the chunks it holds until the merge has moved
- * past them, each child's end, and, on a root vertex that a tree repair may rebind ({@code wholeGroups}), the rule
+ * past them, each child's end, and, on a vertex whose inputs a tree repair may rebind ({@code wholeGroups}), the rule
  * that hands the merge whole key groups only ({@link WholeGroupInput}).
  *
  * <p>A child's stream may be replaced (a tree repair): the input then takes events of the replacing stream only, told

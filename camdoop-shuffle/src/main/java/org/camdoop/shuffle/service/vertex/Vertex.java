@@ -172,9 +172,14 @@ public final class Vertex implements VertexInput {
         post(new Ended(input, new EndOfStream(MapAttemptSummary.of("vanished", List.of()), 0, 0), 0));
     }
 
+    /** Whether a tree repair may replace this vertex's input streams ({@link VertexContext#rebindable()}). */
+    public boolean rebindable() {
+        return context.rebindable();
+    }
+
     /**
      * A tree repair replaces the streams of {@code inputs} by its own, numbered {@code binding} (any thread; only on
-     * a root vertex wired {@link VertexContext#rebindable()}). {@code reply} gets, on the vertex's thread, where each
+     * a vertex wired {@link VertexContext#rebindable()}). {@code reply} gets, on the vertex's thread, where each
      * input stands: the key its replacing stream must resume after, or that it ended already.
      */
     public void cut(int[] inputs, int binding, Consumer<List<InputCut>> reply) {

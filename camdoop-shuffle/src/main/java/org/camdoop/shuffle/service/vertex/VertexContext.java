@@ -17,8 +17,9 @@ import org.camdoop.shuffle.service.plan.VertexPlan;
  * @param executor    runs the vertex; a vertex never runs on two threads at once
  * @param pumpRecords records merged per turn before the vertex yields its thread to other vertices
  * @param nanoClock   the clock the vertex times its waits for credit with ({@link System#nanoTime} but in tests)
- * @param rebindHeldBytes on a root vertex a tree repair may rebind: the largest key group each input holds back so
- *                    that it hands the merge whole groups only ({@link WholeGroupInput}); 0 for any other vertex
+ * @param rebindHeldBytes on a vertex whose inputs a tree repair may rebind (any with children but the root): the
+ *                    largest key group each input holds back so that it hands the merge whole groups only
+ *                    ({@link WholeGroupInput}); 0 for any other vertex
  */
 public record VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregationSpec aggregation, VertexOutput output,
         UrgencySignal urgency, Executor executor, int pumpRecords, LongSupplier nanoClock, int rebindHeldBytes) {
@@ -30,8 +31,9 @@ public record VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregation
     }
 
     public VertexContext {
-        if (rebindHeldBytes < 0 || (rebindHeldBytes > 0 && !plan.isRoot())) {
-            throw new IllegalArgumentException("only a root vertex's inputs are rebound: " + rebindHeldBytes);
+        if (rebindHeldBytes < 0 || (rebindHeldBytes > 0 && plan.isRoot())) {
+            throw new IllegalArgumentException("a root vertex's inputs are never rebound (a neighbour's failure restarts"
+                    + " the whole shuffle), and no bound is negative: " + rebindHeldBytes);
         }
     }
 

@@ -9,11 +9,11 @@ import org.camdoop.shuffle.records.ChunkIndex;
 import org.camdoop.shuffle.records.HeldGroup;
 
 /**
- * One input of a root vertex that a tree repair may replace (docs/recovery.md, "Tree repair"): it hands the merge whole
+ * One input of a vertex that a tree repair may replace (docs/recovery.md, "Tree repair"): it hands the merge whole
  * key groups only, holding the records of each chunk's last key until a record of a greater key (or the end) shows that
  * group complete, the rule {@code GenerationOutput} applies to the root's output. So at every moment the merge has
  * been given every record of this input up to {@link #lastKey()} and none of a greater key, and a stream that replaces
- * this one resumes exactly after that key: each key travels in one tree only, so no other input holds its records.
+ * this one, carrying the same map outputs' records (the rebuilt subtree's), resumes exactly after that key.
  *
  * <p>Costs one pass over the record headers of each chunk and, usually, one key comparison and a copy of the last
  * group. Each chunk given to {@link #offer} is queued on the run exactly once, counted (possibly emptied of its held

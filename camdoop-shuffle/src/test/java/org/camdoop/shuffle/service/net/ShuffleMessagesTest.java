@@ -74,27 +74,29 @@ class ShuffleMessagesTest {
     }
 
     /**
-     * A repair generation names the trees it rebuilds and each tree's resume key, after everything a whole generation
-     * carries (which is therefore encoded as before); a repair that lies about its trees is refused with the reason.
+     * A repair generation names the failed vertex, the trees whose subtree of it it rebuilds and each tree's resume
+     * key, after everything a whole generation carries (which is therefore encoded as before); a repair that lies
+     * about its trees or its vertex is refused with the reason.
      */
     @Test
-    void aRepairStartCarriesItsTreesAndTheirResumeKeys() {
-        TreeRepair repair = new TreeRepair(new int[] {1, 4}, List.of(Optional.of(new byte[] {3, 'a', 'b', 'c'}),
+    void aRepairStartCarriesItsVertexItsTreesAndTheirResumeKeys() {
+        TreeRepair repair = new TreeRepair(13, new int[] {1, 4}, List.of(Optional.of(new byte[] {3, 'a', 'b', 'c'}),
                 Optional.empty()));
         ShuffleSpec spec = restarted(new ShuffleGeneration(1, Optional.empty(), new int[] {13}, new long[] {9}, 5,
                 Optional.of(repair)));
         byte[] bytes = ShuffleMessages.start(spec, StartProof.NONE);
         ShuffleSpec back = ((ShuffleMessages.Start) ShuffleMessages.decode(bytes)).spec();
         assertEquals(spec, back);
+        assertEquals(13, back.generation().repair().orElseThrow().vertex());
         assertArrayEquals(new byte[] {3, 'a', 'b', 'c'}, back.generation().repair().orElseThrow().resumeKey(1)
                 .orElseThrow());
         assertEquals(Optional.empty(), back.generation().repair().orElseThrow().resumeKey(4));
         assertNotEquals(spec, restarted(new ShuffleGeneration(1, Optional.empty(), new int[] {13}, new long[] {9}, 5)));
         ShuffleSpec none = restarted(new ShuffleGeneration(1, Optional.empty(), new int[] {13}, new long[] {9}, 5,
-                Optional.of(new TreeRepair(new int[0], List.of()))));
+                Optional.of(new TreeRepair(13, new int[0], List.of()))));
         assertEquals(none, ((ShuffleMessages.Start) ShuffleMessages.decode(ShuffleMessages.start(none,
                 StartProof.NONE))).spec());
-        // The repair's last bytes: 02 (trees) 01 01 04 'a' 'b' 'c' ... 04 00.
+        // The repair's last bytes: 0d (vertex 13) 02 (trees) 01 01 04 03 'a' 'b' 'c' 04 00.
         byte[] unordered = bytes.clone();
         unordered[unordered.length - 2] = 1;
         assertEquals("repaired trees must be distinct, 0..5 and ascending: [1, 1]", assertThrows(
@@ -111,6 +113,10 @@ class ShuffleMessagesTest {
         tooMany[tooMany.length - 10] = 7;
         assertEquals("shuffle start repairs 7 trees", assertThrows(IllegalArgumentException.class,
                 () -> ShuffleMessages.decode(tooMany)).getMessage());
+        byte[] negativeVertex = bytes.clone();
+        negativeVertex[negativeVertex.length - 11] = -1;
+        assertEquals("service message names repaired vertex -1 (0..65536)", assertThrows(
+                IllegalArgumentException.class, () -> ShuffleMessages.decode(negativeVertex)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> new ShuffleGeneration(0, Optional.empty(), new int[0],
                 new long[0], 5, Optional.of(repair)), "generation 0 repairs nothing");
         // No shuffle runs more generations than this, and a START naming a later one would abort every earlier one.

@@ -15,6 +15,7 @@ import org.camdoop.shuffle.protocol.ShuffleSpec;
 import org.camdoop.torus.topology.Coord;
 import org.camdoop.torus.topology.FailureView;
 import org.camdoop.torus.topology.TorusShape;
+import org.camdoop.torus.trees.SpanningTrees;
 import org.camdoop.torus.trees.TreeChoice;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -140,53 +141,76 @@ class ShufflePlanTest {
     }
 
     /**
-     * A repair generation plans only the trees it rebuilds, striped as the generation it repairs (six stripes, even
-     * when a root's neighbour failed, where a whole generation would drop to five), with no root vertex: its streams
-     * into the root are exactly the repaired trees' edges the repaired root vertex already had (same tree, same child),
-     * now from the hosts the failure view gives them; every vertex drains into them.
+     * A repair generation plans only the failed vertex's subtree in each tree it rebuilds, striped as the generation
+     * it repairs (six stripes, even when a root's neighbour failed, where a whole generation would drop to five), with
+     * no root vertex: the failed vertex runs on its parent's server, its stream goes to that parent on the same server
+     * (the parent runs in the generation repaired), every planned vertex drains into it, and nothing outside the
+     * subtrees is planned again.
      */
-    @ParameterizedTest(name = "{0} repairing trees {1}")
-    @CsvSource({"1;0;0,0 3", "1;1;1,1 3 5", "0;1;2,2"})
-    void aRepairPlansOnlyItsTreesOnTheRepairedStripes(String failed, String trees) {
+    @ParameterizedTest(name = "{0}, trees with its children from the {1}th")
+    @CsvSource({"1;1;1,0", "1;1;1,1", "2;2;1,0", "1;2;0,0"})
+    void aRepairPlansOnlyTheFailedVertexsSubtreesOnTheRepairedStripes(String failed, int from) {
         TorusShape shape = TorusShape.parse("3x3x3");
         Coord root = new Coord(0, 0, 0);
         int f = shape.index(Coord.parse(failed.replace(';', ',')));
-        int[] repaired = java.util.Arrays.stream(trees.split(" ")).mapToInt(Integer::parseInt).toArray();
+        SpanningTrees bare = TreeChoice.SIX.build(shape, shape.index(root));
+        int[] withChildren = java.util.stream.IntStream.range(0, 6).filter(t -> bare.children(t, f).length > 0)
+                .toArray();
+        int[] repaired = java.util.Arrays.copyOfRange(withChildren, from, withChildren.length);
+        assertTrue(repaired.length > 0, "a tree to repair");
         ShuffleSpec base = spec(root, ShuffleMode.CAMDOOP, TreeChoice.SIX);
         ShuffleSpec repair = base.withGeneration(base.generation().repairing(new org.camdoop.shuffle.protocol
-                .TreeRepair(repaired, java.util.Arrays.stream(repaired).mapToObj(t -> java.util.Optional.<byte[]>of(
+                .TreeRepair(f, repaired, java.util.Arrays.stream(repaired).mapToObj(t -> java.util.Optional.<byte[]>of(
                 new byte[] {(byte) t})).toList()), new int[] {f}, new long[] {1}));
-        ShufflePlan whole = new ShufflePlan(base, FailureView.none(shape));
         ShufflePlan plan = new ShufflePlan(repair, FailureView.none(shape).withFailed(shape.coord(f)));
 
         assertEquals(6, plan.treeCount(), "the repaired generation's stripes");
-        Set<Integer> repairedTrees = new HashSet<>();
-        java.util.Arrays.stream(repaired).forEach(repairedTrees::add);
-        VertexPlan oldRoot = whole.forServer(shape.index(root)).get(0);
-        List<StreamEdge> rootInputs = plan.rootInputs();
-        assertEquals(oldRoot.inputs().stream().filter(e -> repairedTrees.contains(e.tree()))
-                .map(e -> e.tree() + "/" + e.sendingVertex()).toList(),
-                rootInputs.stream().map(e -> e.tree() + "/" + e.sendingVertex()).toList());
+        List<StreamEdge> tops = plan.repairedInputs();
+        assertEquals(repaired.length, tops.size());
+        int expected = 0;
+        for (int k = 0; k < repaired.length; k++) {
+            int t = repaired[k];
+            StreamEdge top = tops.get(k);
+            assertEquals(List.of(t, f), List.of(top.tree(), top.sendingVertex()));
+            assertEquals(bare.parent(t, f), top.receiverHost(), "the parent's own server takes the stream");
+            assertEquals(top.receiverHost(), top.senderHost(), "the failed vertex runs on its parent's server");
+            for (int v = 0; v < shape.size(); v++) {
+                expected += below(bare, t, v, f) ? 1 : 0;
+            }
+        }
         Map<StreamEdge, VertexPlan> receiverOf = new HashMap<>();
         List<VertexPlan> all = new ArrayList<>();
         for (int server = 0; server < shape.size(); server++) {
             for (VertexPlan v : plan.forServer(server)) {
-                assertTrue(!v.isRoot() && repairedTrees.contains(v.tree()), "planned " + v);
+                assertTrue(!v.isRoot() && below(bare, v.tree(), v.vertex(), f)
+                        && java.util.Arrays.stream(repaired).anyMatch(t -> t == v.tree()), "planned " + v);
                 assertTrue(server != f, "the failed server runs nothing");
                 v.local().ifPresent(l -> assertEquals(new VertexPlan.LocalSlice(v.tree(), 6), l));
                 v.inputs().forEach(e -> receiverOf.put(e, v));
                 all.add(v);
             }
         }
-        assertEquals(repaired.length * (shape.size() - 1), all.size(), "every non-root vertex of each repaired tree");
+        assertEquals(expected, all.size(), "every vertex of each repaired subtree, once");
+        assertTrue(all.size() > repaired.length, "the failed vertex has children in the trees repaired");
+        assertTrue(all.size() < repaired.length * (shape.size() - 1), "only subtrees, not whole trees");
         for (VertexPlan v : all) {
             VertexPlan at = v;
             int steps = 0;
-            while (at != null && !rootInputs.contains(at.output().orElseThrow())) {
+            while (at != null && !tops.contains(at.output().orElseThrow())) {
                 at = receiverOf.get(at.output().get());
                 assertTrue(steps++ < shape.size(), "stream leads nowhere");
             }
-            assertTrue(at != null, v + " does not drain into the root");
+            assertTrue(at != null, v + " does not drain into the failed vertex's parent");
         }
+    }
+
+    /** Whether {@code v} is {@code top} or below it in tree {@code t}. */
+    private static boolean below(SpanningTrees trees, int t, int v, int top) {
+        for (int u = v; u >= 0; u = trees.parent(t, u)) {
+            if (u == top) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -17,9 +17,11 @@ public final class FrameLayout {
      * daemon fails there; the frames are those of version 5, so the version number is what tells a version 5 daemon
      * apart (its proofs would otherwise fail as a bad cluster secret). Version 7: a shuffle's START may carry a tree
      * repair (the shuffle service's message, trailing bytes a version 6 daemon refuses after acknowledging the START,
-     * which would leave the repair's trees waiting); the link frames are those of version 6.
+     * which would leave the repair's trees waiting); the link frames are those of version 6. Version 8: a repair
+     * rebuilds the failed vertex's subtrees, named in its START, after the cut of its parents (the service's CUT and
+     * CUT_DONE, which a version 7 daemon drops); the link frames are those of version 7.
      */
-    public static final int PROTOCOL_VERSION = 7;
+    public static final int PROTOCOL_VERSION = 8;
 
     public static final int LENGTH_FIELD = 4;
 

@@ -154,11 +154,11 @@ class HandshakeHandlerTest {
 
     @Test
     void wrongVersionIsRefused() {
-        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, 8, new Established());
+        EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, 9, new Established());
         EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         List<Message.Error> errors = shuttle(d, a);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 8 is not supported (this daemon speaks version 7)")), errors);
+                "protocol version 9 is not supported (this daemon speaks version 8)")), errors);
         assertFalse(a.isOpen());
         assertFalse(d.isOpen(), "the refused side closes too");
         d.finishAndReleaseAll();
@@ -174,7 +174,7 @@ class HandshakeHandlerTest {
         hello.writerIndex(hello.writerIndex() - Long.BYTES);
         a.writeInbound(hello);
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 4 is not supported (this daemon speaks version 7)")), drain(a));
+                "protocol version 4 is not supported (this daemon speaks version 8)")), drain(a));
         assertFalse(a.isOpen());
         a.finishAndReleaseAll();
     }
@@ -241,21 +241,22 @@ class HandshakeHandlerTest {
 
     @Test
     void aHelloOfTheVersionBeforeIsRefusedByItsVersion() {
-        // Version 6 had the HELLO of version 7 (and version 5 that of 6): only the version number tells them apart.
+        // Version 7 had the HELLO of version 8 (as 6 that of 7, and 5 that of 6): only the version number tells them
+        // apart.
         EmbeddedChannel a = channel(Role.ACCEPTOR, ACCEPTOR, null, SECRET, V, new Established());
         a.writeInbound(Messages.encode(a.alloc(), new Message.Hello(V - 1, DIALER, ACCEPTOR,
                 HandshakeProof.newNonce(), INCARNATION)));
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 6 is not supported (this daemon speaks version 7)")), drain(a));
+                "protocol version 7 is not supported (this daemon speaks version 8)")), drain(a));
         assertFalse(a.isOpen());
         a.finishAndReleaseAll();
-        // And a dialer answered by a version 6 acceptor says so too.
+        // And a dialer answered by a version 7 acceptor says so too.
         EmbeddedChannel d = channel(Role.DIALER, DIALER, ACCEPTOR, SECRET, V, new Established());
         drain(d);
         d.writeInbound(Messages.encode(d.alloc(), new Message.Hello(V - 1, ACCEPTOR, DIALER,
                 HandshakeProof.newNonce(), INCARNATION)));
         assertEquals(List.of(new Message.Error(ErrorCode.VERSION_MISMATCH,
-                "protocol version 6 is not supported (this daemon speaks version 7)")), drain(d));
+                "protocol version 7 is not supported (this daemon speaks version 8)")), drain(d));
         d.finishAndReleaseAll();
     }
 
