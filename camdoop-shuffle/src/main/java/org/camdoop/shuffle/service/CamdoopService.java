@@ -96,7 +96,7 @@ public final class CamdoopService {
         this.roots = new RootGenerations(context, views, recent, rooted, counters, new RootLaunch(node, views, running,
                 broadcast, local, this::startOnPeers, this::unknownJob,
                 (spec, reason) -> abort(spec.streamKey(), spec.partition(), reason, true)));
-        this.parentCuts = new ParentCuts(node, running, recent, run -> serverDown(run, false));
+        this.parentCuts = new ParentCuts(context, running, recent, run -> serverDown(run, false));
         this.inbox = new ServiceInbox(node, context.vertices(), context.limits().maxPendingMessages(), this::handle);
         node.setServiceHandler(inbox::onMessage);
         // Last: failures this daemon's transport declares from now on come here; links up already are taken in.

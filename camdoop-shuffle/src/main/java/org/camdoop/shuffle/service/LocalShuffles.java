@@ -85,6 +85,7 @@ final class LocalShuffles {
             if (rebinding) {
                 aborter.accept(spec, why);
                 repairFailed.accept(spec, why);
+                failLater(rebind, why);
             } else {
                 root.ifPresent(s -> s.fail(why));
             }
@@ -198,6 +199,18 @@ final class LocalShuffles {
             vertexSetup.close(wiring, "aborted: " + e.getMessage(), e);
             throw e;
         }
+    }
+
+    /**
+     * The repair feeding {@code parents} failed here and its abort went to every daemon; should the root not hear it
+     * (service messages are best effort), its restart would never come and the parents would wait for good. So they
+     * fail once the root had time to restart (which aborts them first): their failure reaches the root through their
+     * streams.
+     */
+    private void failLater(List<Vertex> parents, String why) {
+        context.timer().schedule(() -> context.vertices().execute(() -> parents.forEach(p -> p.fail(
+                "its repair failed, and no restart came within " + TreeRepairs.CUT_WAIT_MS + " ms: " + why))),
+                TreeRepairs.CUT_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** What the reducer of a shuffle aborted before it ran here learns: the abort's own reason when remembered. */

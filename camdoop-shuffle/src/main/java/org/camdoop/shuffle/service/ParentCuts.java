@@ -25,25 +25,36 @@ import org.slf4j.LoggerFactory;
  * the input of one of its vertices that comes from a failed vertex; the vertex stops taking that stream and says, on
  * its own thread, the last key it took whole from it, which this daemon sends back (CUT_DONE). From then on the vertex
  * waits at that input for the repair generation's stream, which resumes after that key; if the repair never comes, the
- * whole restart that replaces it aborts the vertex's generation. Called on the vertex threads.
+ * whole restart that replaces it aborts the vertex's generation. Should neither come (the root's next START lost for
+ * longer than it is sent again, or a CUT forged by a peer holding the cluster secret), the vertex fails after
+ * {@link #repairWaitMs}, and its failure reaches the root through its stream: a visible failure, not a stall. Called
+ * on the vertex threads.
  */
 final class ParentCuts {
 
     private static final Logger LOG = LoggerFactory.getLogger(ParentCuts.class);
 
+    private final ServiceContext context;
     private final TorusNode node;
     private final TorusShape shape;
     private final RunningShuffles running;
     private final RecentShuffles recent;
     /** Takes the failure the root names as news, as a START's failed servers are. */
     private final Consumer<ServerRun> failed;
+    /**
+     * How long a cut vertex waits for its repair: the root sends its START at once and again until acknowledged, for up
+     * to the spec wait; after that the root gives the repair up and restarts whole, which aborts the vertex.
+     */
+    private final long repairWaitMs;
 
-    ParentCuts(TorusNode node, RunningShuffles running, RecentShuffles recent, Consumer<ServerRun> failed) {
-        this.node = node;
+    ParentCuts(ServiceContext context, RunningShuffles running, RecentShuffles recent, Consumer<ServerRun> failed) {
+        this.context = context;
+        this.node = context.node();
         this.shape = node.shape();
         this.running = running;
         this.recent = recent;
         this.failed = failed;
+        this.repairWaitMs = context.specWaitMs() + TreeRepairs.CUT_WAIT_MS;
     }
 
     /** A CUT from {@code from}: cut, and answer it. */
@@ -60,13 +71,11 @@ final class ParentCuts {
         Consumer<CutDone> reply = done -> node.sendService(from,
                 new StreamId(c.streamKey(), c.partition(), ControlTrees.CONTROL, node.index()),
                 Unpooled.wrappedBuffer(CutMessages.cutDone(done)));
-        if (recent.wasDone(new ShuffleKey(c.streamKey(), c.partition()), c.tree(), c.parent())) {
-            // Finished here: every input of it had ended, the failed vertex's too, and its output was all sent.
-            reply.accept(done(c, Outcome.ENDED, Optional.empty()));
-            return;
-        }
         String refusal = cut(r, c, reply);
-        if (refusal != null) {
+        if (refusal != null && recent.wasDone(new ShuffleKey(c.streamKey(), c.partition()), c.tree(), c.parent())) {
+            // Finished here (perhaps just now): every input of it had ended, the failed vertex's too.
+            reply.accept(done(c, Outcome.ENDED, Optional.empty()));
+        } else if (refusal != null) {
             LOG.info("cannot cut tree {} of shuffle stream {} partition {} for {}: {}", c.tree(), c.streamKey(),
                     c.partition(), from, refusal);
             reply.accept(refused(c, refusal));
@@ -77,6 +86,10 @@ final class ParentCuts {
     private String cut(RunningShuffle r, CutMessages.Cut c, Consumer<CutDone> reply) {
         if (r == null) {
             return "the generation does not run here";
+        }
+        if (c.binding() != r.spec().generation().number() + 1) {
+            return "generation " + r.spec().generation().number() + " is repaired by generation "
+                    + (r.spec().generation().number() + 1) + ", not " + c.binding();
         }
         Optional<Vertex> parent = r.vertices().stream().filter(v -> !v.plan().isRoot()
                 && v.plan().tree() == c.tree() && v.plan().vertex() == c.parent()).findFirst();
@@ -96,6 +109,15 @@ final class ParentCuts {
                     + " that a repair could replace";
         }
         v.cut(new int[] {input}, c.binding(), points -> reply.accept(answer(c, v, points)));
+        ShuffleKey key = new ShuffleKey(c.streamKey(), c.partition());
+        context.timer().schedule(() -> context.vertices().execute(() -> {
+            if (recent.repairOf(key).isEmpty() && running.get(key) == r) {
+                LOG.warn("vertex {} was cut for repair generation {} of its shuffle, which did not come within {} ms;"
+                        + " it fails", v.label(), c.binding(), repairWaitMs);
+                v.fail("cut at its input from vertex " + shape.coord(c.failed()) + " for a repair that did not come"
+                        + " within " + repairWaitMs + " ms");
+            }
+        }), repairWaitMs, java.util.concurrent.TimeUnit.MILLISECONDS);
         return null;
     }
 

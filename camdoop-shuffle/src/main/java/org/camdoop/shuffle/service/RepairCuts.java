@@ -12,8 +12,8 @@ import org.camdoop.shuffle.service.net.CutMessages;
  */
 final class RepairCuts {
 
-    /** The daemon asked, and its answer (null until it came). */
-    private record Asked(int host, CutMessages.CutDone answer) {
+    /** The daemon asked, what it was asked, and its answer (null until it came). */
+    private record Asked(int host, CutMessages.Cut cut, CutMessages.CutDone answer) {
     }
 
     private final int failed;
@@ -37,9 +37,14 @@ final class RepairCuts {
         return failedRun;
     }
 
-    /** The parent in {@code tree} runs on server {@code host}, which is asked to cut it. */
-    void ask(int tree, int host) {
-        trees.put(tree, new Asked(host, null));
+    /** The parent in {@code cut}'s tree runs on server {@code host}, which is asked {@code cut}. */
+    void ask(int host, CutMessages.Cut cut) {
+        trees.put(cut.tree(), new Asked(host, cut, null));
+    }
+
+    /** Calls {@code send} with each host and the cut it was asked that it has not answered yet. */
+    void forEachUnanswered(java.util.function.BiConsumer<Integer, CutMessages.Cut> send) {
+        trees.values().stream().filter(a -> a.answer() == null).forEach(a -> send.accept(a.host(), a.cut()));
     }
 
     /**
@@ -52,7 +57,7 @@ final class RepairCuts {
         if (a == null || a.host() != from || a.answer() != null) {
             return false;
         }
-        trees.put(answer.tree(), new Asked(from, answer));
+        trees.put(answer.tree(), new Asked(from, a.cut(), answer));
         return true;
     }
 

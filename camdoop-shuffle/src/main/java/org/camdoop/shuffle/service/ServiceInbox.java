@@ -112,10 +112,9 @@ final class ServiceInbox {
             // Only a shuffle's root sends its START. A consistency check, not a defence: a neighbour holding the
             // cluster secret can write any source index into a frame it originates (docs/security.md).
             LOG.warn("START of {} from {}, not its root {}; ignored", s.spec().describe(), from, s.spec().root());
-        } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().repair()
-                .map(r -> new int[] {r.vertex()}).orElse(new int[0]))) {
-            LOG.warn("START of {} from {} repairs a vertex outside the torus {}; ignored", s.spec().describe(), from,
-                    shape);
+        } else if (m instanceof ShuffleMessages.Start s && !repairable(s.spec())) {
+            LOG.warn("START of {} from {} repairs {}, which its trees on {} do not have; ignored", s.spec().describe(),
+                    from, s.spec().generation().repair().orElseThrow(), shape);
         } else if (m instanceof ShuffleMessages.Start s && !inTorus(s.spec().generation().failed())) {
             LOG.warn("START of {} from {} names failed servers {}, outside the torus {}; ignored",
                     s.spec().describe(), from, Arrays.toString(s.spec().generation().failed()), shape);
@@ -137,6 +136,18 @@ final class ServiceInbox {
         } else if (!closed) {
             handler.handle(from, m, bytes);
         }
+    }
+
+    /** Whether a repair START names a vertex and trees of its shuffle (the root's vertex is never repaired). */
+    private boolean repairable(org.camdoop.shuffle.protocol.ShuffleSpec spec) {
+        var repair = spec.generation().repair();
+        if (repair.isEmpty()) {
+            return true;
+        }
+        int v = repair.get().vertex();
+        int trees = spec.trees().build(shape, shape.index(spec.root())).count();
+        return inTorus(new int[] {v}) && v != shape.index(spec.root())
+                && java.util.Arrays.stream(repair.get().trees()).allMatch(t -> t < trees);
     }
 
     private boolean neighbours(MembershipMessages.LinkRuns l) {

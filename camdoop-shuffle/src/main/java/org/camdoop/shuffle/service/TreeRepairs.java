@@ -48,14 +48,17 @@ final class TreeRepairs {
      * The largest key group a vertex holds back whole per child (WholeGroupInput), so that a tree repair resumes the
      * failed child's subtree exactly; a larger one in the way makes the repair a restart of the whole shuffle. Held per
      * input of every vertex with children but the root, beside the transport's buffer budget: a daemon hosts one vertex
-     * per tree, with at most five children each.
+     * per tree with at most five children each (30 inputs, 7.5 MB at worst per shuffle), more when it adopts the
+     * vertices of failed servers.
      */
     static final int MAX_HELD_GROUP_BYTES = 256 << 10;
     /**
-     * How long the root waits for a cut's answer. A live daemon answers within milliseconds; a CUT or CUT_DONE lost
-     * (service messages are best effort) costs the whole restart the repair would have saved, after this.
+     * How long the root waits for the cuts' answers, sending the unanswered ones again after {@link #CUT_RESEND_MS},
+     * then twice as long each time (service messages are best effort: a link cut may lose one). A live daemon answers
+     * within milliseconds; after this the whole restart the repair would have saved takes over.
      */
     static final long CUT_WAIT_MS = 2000;
+    static final long CUT_RESEND_MS = 100;
 
     private final ServiceContext context;
     private final TorusShape shape;
@@ -130,7 +133,8 @@ final class TreeRepairs {
             if (host == root) {
                 return false; // only if its parent is the root vertex, or adopted by it: excluded above
             }
-            cuts.ask(top.tree(), host);
+            cuts.ask(host, new CutMessages.Cut(base.streamKey(), base.partition(), top.tree(),
+                    trees.parent(top.tree(), failed), failed, incarnation, base.generation().number() + 1));
         }
         r.cuts = cuts;
         r.repairedServer = failed;
@@ -139,23 +143,51 @@ final class TreeRepairs {
             cutDone(r, base, cuts);
             return true;
         }
-        StreamId control = new StreamId(base.streamKey(), base.partition(), ControlTrees.CONTROL, context.node().index());
         try {
-            for (VertexPlan top : tops) {
-                int host = top.output().get().receiverHost();
-                context.node().sendService(shape.coord(host), control, Unpooled.wrappedBuffer(CutMessages.cut(
-                        new CutMessages.Cut(base.streamKey(), base.partition(), top.tree(),
-                                trees.parent(top.tree(), failed), failed, incarnation,
-                                base.generation().number() + 1))));
-            }
+            sendCuts(cuts);
         } catch (RuntimeException e) {
             LOG.warn("shuffle {}: the cuts of its tree repair could not be sent", base.describe(), e);
             r.cuts = null;
             return false;
         }
-        context.timer().schedule(() -> context.vertices().execute(() -> cutTimedOut(r, cuts)), CUT_WAIT_MS,
-                TimeUnit.MILLISECONDS);
+        scheduleCutCheck(r, cuts, CUT_RESEND_MS, CUT_RESEND_MS);
         return true;
+    }
+
+    private void sendCuts(RepairCuts cuts) {
+        cuts.forEachUnanswered((host, cut) -> context.node().sendService(shape.coord(host),
+                new StreamId(cut.streamKey(), cut.partition(), ControlTrees.CONTROL, context.node().index()),
+                Unpooled.wrappedBuffer(CutMessages.cut(cut))));
+    }
+
+    private void scheduleCutCheck(RootedShuffles.Rooted r, RepairCuts cuts, long delayMs, long waitedMs) {
+        context.timer().schedule(() -> context.vertices().execute(() -> checkCuts(r, cuts, delayMs, waitedMs)),
+                delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * {@code waitedMs} after the cuts were sent: sends the unanswered ones again (service messages are best effort, and
+     * cutting twice cuts once), backing off, or restarts whole once {@link #CUT_WAIT_MS} has passed.
+     */
+    private void checkCuts(RootedShuffles.Rooted r, RepairCuts cuts, long delayMs, long waitedMs) {
+        synchronized (r) {
+            if (r.cuts != cuts || rooted.get(r.spec) != r) {
+                return; // answered, or the shuffle moved on
+            }
+            if (waitedMs >= CUT_WAIT_MS) {
+                restartWhole.accept(r, "server " + shape.coord(cuts.failed()) + " failed, and its vertex's parents in "
+                        + cuts.unanswered().orElse("no tree") + " did not answer their cut within " + CUT_WAIT_MS
+                        + " ms");
+                return;
+            }
+            try {
+                sendCuts(cuts);
+            } catch (RuntimeException e) {
+                LOG.debug("shuffle {}: a cut could not be sent again", r.spec.describe(), e);
+            }
+            long next = Math.min(2 * delayMs, CUT_WAIT_MS - waitedMs);
+            scheduleCutCheck(r, cuts, next, waitedMs + next);
+        }
     }
 
     /** A daemon answered a cut (a vertex thread; takes the shuffle's monitor). */
@@ -173,16 +205,6 @@ final class TreeRepairs {
             }
             if (cuts.complete()) {
                 cutDone(r, r.spec, cuts);
-            }
-        }
-    }
-
-    private void cutTimedOut(RootedShuffles.Rooted r, RepairCuts cuts) {
-        synchronized (r) {
-            if (r.cuts == cuts && rooted.get(r.spec) == r) {
-                restartWhole.accept(r, "server " + shape.coord(cuts.failed()) + " failed, and its vertex's parents in "
-                        + cuts.unanswered().orElse("no tree") + " did not answer their cut within " + CUT_WAIT_MS
-                        + " ms");
             }
         }
     }

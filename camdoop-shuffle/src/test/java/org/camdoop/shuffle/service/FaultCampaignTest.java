@@ -70,7 +70,10 @@ class FaultCampaignTest {
                 TransportConfig.RECONNECT_INITIAL_MS, "5", TransportConfig.RECONNECT_MAX_MS, "20",
                 TransportConfig.FAILURE_TIMEOUT_MS, "250",
                 // Frames lost in transit on a cut link are resent end to end after two quiet ticks of 50 ms.
-                TransportConfig.RETRANSMIT_TIMEOUT_MS, "100"));
+                TransportConfig.RETRANSMIT_TIMEOUT_MS, "100",
+                // Short windows, so the trees cannot run far ahead of the root: a crashed vertex's parent is mostly
+                // still taking its stream, and its subtree is rebuilt rather than found ended.
+                TransportConfig.MAX_BUFFERS_PER_STREAM, "2"));
     }
 
     /** What one torus holds: its map outputs (none on spares) and the servers crashed in the current run. */
@@ -94,9 +97,10 @@ class FaultCampaignTest {
             if (!spares.contains(server)) {
                 Map<String, Integer> counts = new TreeMap<>();
                 // Enough that a partition's output mostly outlasts the root's bounded queue (16 chunks), so the
-                // shuffle rarely ends while the reducer waits for a restart.
-                for (int i = 0; i < 1000; i++) {
-                    String word = rnd.nextBoolean() ? "w" + rnd.nextInt(400) : "u" + server + "-" + rnd.nextInt(5000);
+                // shuffle rarely ends while the reducer waits for a restart, and that a crashed vertex's parent is
+                // sometimes still taking its stream.
+                for (int i = 0; i < 4000; i++) {
+                    String word = rnd.nextBoolean() ? "w" + rnd.nextInt(400) : "u" + server + "-" + rnd.nextInt(20000);
                     counts.merge(word, 1 + rnd.nextInt(3), Integer::sum);
                 }
                 maps.add(server, server, counts);
@@ -113,6 +117,8 @@ class FaultCampaignTest {
         int recovered;
         /** Runs whose trees the crash touched were repaired, the others running on, that ended right. */
         int repaired;
+        /** Repaired runs whose repair rebuilt a subtree (not only ended the failed server's leaf streams). */
+        int subtrees;
         /** Runs that paused for lost map outputs, resumed with the maps' new attempts, and ended right. */
         int resumed;
         int crashesWithOutputs;
@@ -149,7 +155,8 @@ class FaultCampaignTest {
             }
         }
         String summary = RUNS + " runs on " + tori + " tori: " + counts.unaffected + " unaffected, " + counts.recovered
-                + " restarted whole, " + counts.repaired + " repaired, " + counts.resumed + " resumed after a pause, "
+                + " restarted whole, " + counts.repaired + " repaired (" + counts.subtrees + " rebuilding a subtree), "
+                + counts.resumed + " resumed after a pause, "
                 + counts.cleanFailures + " clean failures " + counts.failures + "; " + counts.crashes
                 + " crashes (" + counts.crashesWithOutputs + " with map outputs, " + counts.mapsRunAgain
                 + " maps run again; " + counts.restartedAtOnce + " restarted at once, the others after their run; "
@@ -169,7 +176,8 @@ class FaultCampaignTest {
                     || f.contains("is out of the torus"), f);
         }
         assertTrue(counts.recovered + counts.repaired >= RUNS / 5 && counts.repaired >= RUNS / 10
-                && counts.resumed >= RUNS / 10 && counts.cleanFailures <= RUNS / 5, summary);
+                && counts.subtrees >= RUNS / 50 && counts.resumed >= RUNS / 10 && counts.cleanFailures <= RUNS / 5,
+                summary);
     }
 
     /**
@@ -256,6 +264,8 @@ class FaultCampaignTest {
         LinkedBlockingQueue<ShuffleSpec> restartsOrPauses = new LinkedBlockingQueue<>();
         torus.service(root).onRestart(restartsOrPauses::add);
         torus.service(root).onPause(restartsOrPauses::add);
+        List<ShuffleSpec> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        torus.service(root).onRestart(generations::add);
         DaemonCounters.Snapshot before = torus.service(root).counters().snapshot();
         RootStream stream = torus.service(root).startShuffle(spec);
         ChunkQueueRun records = new ChunkQueueRun("run " + run);
@@ -338,6 +348,10 @@ class FaultCampaignTest {
             counts.resumed++;
         } else if (restarted && after.restarts() == before.restarts() && after.repairs() > before.repairs()) {
             counts.repaired++;
+            if (generations.stream().anyMatch(g -> g.generation().repair().map(r -> r.trees().length > 0)
+                    .orElse(false))) {
+                counts.subtrees++;
+            }
         } else if (restarted) {
             counts.recovered++;
         } else {

@@ -87,7 +87,7 @@ final class ChildInputs {
     /**
      * Replaces input {@code input}'s stream by the one numbered {@code binding}: what the merge was given stays, the
      * group held back is dropped, and the replacing stream must resume after {@link InputCut#lastKey()}. An input
-     * that ended already keeps its end.
+     * that ended already keeps its end; one cut for that binding already stays as it is.
      */
     InputCut cut(int input, int binding) {
         if (whole == null) {
@@ -95,6 +95,11 @@ final class ChildInputs {
         }
         if (ends[input] != null) {
             return new InputCut(true, Optional.empty(), true);
+        }
+        if (bindings[input] >= binding) {
+            // Asked again (a CUT sent again): cut already, perhaps taking the replacing stream by now. Cutting again
+            // would drop the group the new stream's input holds back; the answer is not used.
+            return new InputCut(false, whole[input].lastKey(), whole[input].exact());
         }
         bindings[input] = binding;
         whole[input].cut();

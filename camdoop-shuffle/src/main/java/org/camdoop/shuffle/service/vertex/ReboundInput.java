@@ -3,10 +3,10 @@ package org.camdoop.shuffle.service.vertex;
 import org.camdoop.shuffle.protocol.EndOfStream;
 
 /**
- * A child stream that a tree repair opened in place of one a root vertex was wired with: its events carry the repair's
+ * A child stream that a tree repair opened in place of one a vertex was wired with: its events carry the repair's
  * number, so the vertex takes them for the input and drops what the replaced stream still delivers ({@link
  * ChildInputs}). Its failure does not fail the vertex: it goes to {@code failed}, and the root restarts the shuffle
- * whole (the root vertex, aborted with its generation, must not fail the reducer first). Any thread.
+ * whole (the vertex, aborted with its generation, must not fail the reducer first). Any thread.
  */
 final class ReboundInput implements VertexInput {
 
