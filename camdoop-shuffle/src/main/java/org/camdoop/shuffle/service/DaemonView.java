@@ -284,12 +284,6 @@ final class DaemonView {
         return g.next(lastKey, failed(), failedRuns());
     }
 
-    /** The repair of generation {@code g} that rebuilds {@code repair}'s trees, with the failures known now. */
-    synchronized ShuffleGeneration repairGeneration(ShuffleGeneration g,
-            org.camdoop.shuffle.protocol.TreeRepair repair) {
-        return g.repairing(repair, failed(), failedRuns());
-    }
-
     /**
      * Per server, the latest run of its daemon known to have connected: a generation planned now has nothing on any
      * earlier run (one run at a time holds a daemon's address, so an earlier run had ended when a later connected).

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class LocalShuffles {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalShuffles.class);
+    /** How long the parents of a repair that failed here wait for the root's restart before they fail (failLater). */
+    static final long REPAIR_FAILED_GRACE_MS = 10_000;
 
     private final ServiceContext context;
     private final TorusNode node;
@@ -118,6 +120,7 @@ final class LocalShuffles {
             aborter.accept(spec, e.getMessage());
             if (rebinding) {
                 repairFailed.accept(spec, e.getMessage());
+                failLater(rebind, e.getMessage());
             }
             return;
         }
@@ -205,12 +208,13 @@ final class LocalShuffles {
      * The repair feeding {@code parents} failed here and its abort went to every daemon; should the root not hear it
      * (service messages are best effort), its restart would never come and the parents would wait for good. So they
      * fail once the root had time to restart (which aborts them first): their failure reaches the root through their
-     * streams.
+     * streams and fails the reduce attempt. An abort reaches the root in milliseconds; one later than
+     * {@link #REPAIR_FAILED_GRACE_MS} is taken as lost.
      */
     private void failLater(List<Vertex> parents, String why) {
         context.timer().schedule(() -> context.vertices().execute(() -> parents.forEach(p -> p.fail(
-                "its repair failed, and no restart came within " + TreeRepairs.CUT_WAIT_MS + " ms: " + why))),
-                TreeRepairs.CUT_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                "its repair failed, and no restart came within " + REPAIR_FAILED_GRACE_MS + " ms: " + why))),
+                REPAIR_FAILED_GRACE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** What the reducer of a shuffle aborted before it ran here learns: the abort's own reason when remembered. */

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * waits at that input for the repair generation's stream, which resumes after that key; if the repair never comes, the
  * whole restart that replaces it aborts the vertex's generation. Should neither come (the root's next START lost for
  * longer than it is sent again, or a CUT forged by a peer holding the cluster secret), the vertex fails after
- * {@link #repairWaitMs}, and its failure reaches the root through its stream: a visible failure, not a stall. Called
+ * {@link #repairWaitMs} (the spec wait and 12 s), and its failure reaches the root through its stream: a visible failure, not a stall. Called
  * on the vertex threads.
  */
 final class ParentCuts {
@@ -42,8 +42,10 @@ final class ParentCuts {
     /** Takes the failure the root names as news, as a START's failed servers are. */
     private final Consumer<ServerRun> failed;
     /**
-     * How long a cut vertex waits for its repair: the root sends its START at once and again until acknowledged, for up
-     * to the spec wait; after that the root gives the repair up and restarts whole, which aborts the vertex.
+     * How long a cut vertex waits for its repair. The root sends its START once every cut is answered (within
+     * {@link TreeRepairs#CUT_WAIT_MS} of this one) and again until acknowledged; it gives the repair up at the first
+     * resend tick past the spec wait (at most {@link StartAcks#MAX_RETRY_MS} later) and restarts whole, which aborts
+     * this vertex. Failing it sooner would fail the reduce attempt where that restart would have recovered.
      */
     private final long repairWaitMs;
 
@@ -54,7 +56,7 @@ final class ParentCuts {
         this.running = running;
         this.recent = recent;
         this.failed = failed;
-        this.repairWaitMs = context.specWaitMs() + TreeRepairs.CUT_WAIT_MS;
+        this.repairWaitMs = context.specWaitMs() + StartAcks.MAX_RETRY_MS + 2 * TreeRepairs.CUT_WAIT_MS;
     }
 
     /** A CUT from {@code from}: cut, and answer it. */

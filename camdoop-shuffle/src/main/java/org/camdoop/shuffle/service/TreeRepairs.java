@@ -9,7 +9,6 @@ import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.stream.IntStream;
 import io.netty.buffer.Unpooled;
 import org.camdoop.shuffle.protocol.ShuffleGeneration;
 import org.camdoop.shuffle.protocol.ShuffleMode;
@@ -242,19 +241,15 @@ final class TreeRepairs {
                 }
             }
         }
+        // Planned on the generation's failures and this one, whatever the view holds by now: a failure since then
+        // restarts the shuffle whole on its own report (one repair per generation), and a new run of the failed
+        // server that rejoined meanwhile runs nothing of the repair (the run named failed is the old one).
         ShuffleGeneration g;
         try {
-            g = views.repairGeneration(base.generation(),
-                    new TreeRepair(failed, trees.stream().mapToInt(Integer::intValue).toArray(), keys));
+            g = withFailure(base.generation(), cuts, new TreeRepair(failed,
+                    trees.stream().mapToInt(Integer::intValue).toArray(), keys));
         } catch (IllegalArgumentException tooLong) {
             restartWhole.accept(r, "server " + shape.coord(failed) + " failed: " + tooLong.getMessage());
-            return;
-        }
-        int[] failedNow = IntStream.concat(Arrays.stream(base.generation().failed()), IntStream.of(failed))
-                .sorted().toArray();
-        if (!Arrays.equals(g.failed(), failedNow)) {
-            restartWhole.accept(r, "servers " + Arrays.stream(g.failed()).mapToObj(shape::coord).toList()
-                    + " failed");
             return;
         }
         ShuffleSpec repair = base.withGeneration(g);
@@ -271,6 +266,22 @@ final class TreeRepairs {
             LOG.warn("shuffle {}: its tree repair could not start", base.describe(), e);
             restartWhole.accept(r, "its tree repair could not start: " + e.getMessage());
         }
+    }
+
+    /** The repair of {@code g} by {@code repair}: planned on {@code g}'s failed servers and the one cut for. */
+    private static ShuffleGeneration withFailure(ShuffleGeneration g, RepairCuts cuts, TreeRepair repair) {
+        int[] failed = g.failed();
+        long[] runs = g.incarnations();
+        int i = failed.length;
+        failed = Arrays.copyOf(failed, i + 1);
+        runs = Arrays.copyOf(runs, i + 1);
+        for (; i > 0 && failed[i - 1] > cuts.failed(); i--) {
+            failed[i] = failed[i - 1];
+            runs[i] = runs[i - 1];
+        }
+        failed[i] = cuts.failed();
+        runs[i] = cuts.failedRun();
+        return g.repairing(repair, failed, runs);
     }
 
     /** The root vertex of generation {@code spec} failed: a repair generation running beside it stops too. */
