@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param number       0 for the first run, then 1, 2, ... for each restart
  * @param resumeAfter  the last key (raw bytes, the job's sort order) the reducer received with all its records;
  *                     empty when the run starts from the first key
- * @param failed       the servers the root knew failed when it started this generation, ascending
+ * @param failed       the servers the root knew failed when it started this generation, ascending (a repair: those of
+ *                     the generation it repairs and the one it repairs for)
  * @param incarnations the incarnation of each failed server's daemon the root knew declared failed, in the order of
  *                     {@code failed}: a daemon that has seen a later run of one of them rejoin does not take it for
  *                     failed again (docs/recovery.md, "Rejoin")

@@ -373,6 +373,14 @@ final class DaemonView {
         }
     }
 
+    /** The runs failed now of servers that generation {@code g} was planned with live. */
+    synchronized List<ServerRun> failedSince(ShuffleGeneration g) {
+        Set<Integer> planned = new TreeSet<>();
+        Arrays.stream(g.failed()).forEach(planned::add);
+        return Arrays.stream(failed()).filter(f -> !planned.contains(f))
+                .mapToObj(f -> new ServerRun(f, membership.failedRun(f))).toList();
+    }
+
     /** Indices of the servers failed now, ascending (under the monitor). */
     private int[] failed() {
         return java.util.stream.IntStream.range(0, shape.size()).filter(membership::isFailed).toArray();

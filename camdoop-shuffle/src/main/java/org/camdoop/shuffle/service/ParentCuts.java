@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * waits at that input for the repair generation's stream, which resumes after that key; if the repair never comes, the
  * whole restart that replaces it aborts the vertex's generation. Should neither come (the root's next START lost for
  * longer than it is sent again, or a CUT forged by a peer holding the cluster secret), the vertex fails after
- * {@link #repairWaitMs} (the spec wait and 12 s), and its failure reaches the root through its stream: a visible failure, not a stall. Called
- * on the vertex threads.
+ * {@link #repairWaitMs} (the spec wait and 12 s), and its failure reaches the root through its stream: a visible
+ * failure, not a stall. Called on the vertex threads.
  */
 final class ParentCuts {
 

@@ -114,6 +114,9 @@ final class RootGenerations {
                 launch.abort(spec, "its root could not start it: " + e);
                 throw e;
             }
+            // A server declared failed after the plan and before the shuffle was registered found nothing to replace:
+            // its failure is taken in now (a report of it that comes too changes nothing then).
+            views.failedSince(spec.generation()).forEach(f -> replace(r, shape.coord(f.server()), f.incarnation()));
         }
         return root;
     }

@@ -45,8 +45,9 @@ public final class CutMessages {
     }
 
     /**
-     * Cut the input of vertex {@code parent} in tree {@code tree} of generation {@code streamKey} that comes from vertex
-     * {@code failed}, whose server's run {@code failedRun} failed; the repair generation {@code binding} replaces it.
+     * Cut the input of vertex {@code parent} in tree {@code tree} of generation {@code streamKey} that comes from
+     * vertex {@code failed}, whose server's run {@code failedRun} failed; the repair generation {@code binding}
+     * replaces it.
      */
     public record Cut(long streamKey, int partition, int tree, int parent, int failed, long failedRun, int binding)
             implements ShuffleMessages.Message {

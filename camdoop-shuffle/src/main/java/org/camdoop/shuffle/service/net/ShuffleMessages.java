@@ -66,8 +66,8 @@ public final class ShuffleMessages {
 
     /** A decoded message. */
     public sealed interface Message permits Start, Abort, StartAck, Held, SpecMessages.Spec, SpecMessages.JarPart,
-            SpecMessages.SpecRequest, CutMessages.Cut, CutMessages.CutDone, MembershipMessages.ServerDown, MembershipMessages.LinkCut,
-            MembershipMessages.LinkUp, MembershipMessages.View {
+            SpecMessages.SpecRequest, CutMessages.Cut, CutMessages.CutDone, MembershipMessages.ServerDown,
+            MembershipMessages.LinkCut, MembershipMessages.LinkUp, MembershipMessages.View {
     }
 
     /** Run your part of this shuffle: started at its root by a task that proved {@code proof}. */

@@ -32,8 +32,8 @@ public record VertexContext(ShuffleSpec shuffle, VertexPlan plan, JobAggregation
 
     public VertexContext {
         if (rebindHeldBytes < 0 || (rebindHeldBytes > 0 && plan.isRoot())) {
-            throw new IllegalArgumentException("a root vertex's inputs are never rebound (a neighbour's failure restarts"
-                    + " the whole shuffle), and no bound is negative: " + rebindHeldBytes);
+            throw new IllegalArgumentException("a root vertex's inputs are never rebound (a neighbour's failure"
+                    + " restarts the whole shuffle), and no bound is negative: " + rebindHeldBytes);
         }
     }
 
