@@ -60,20 +60,14 @@ class ForgedCutTest {
 
     @Test
     void aCutFromADaemonThatIsNotTheRootIsIgnored() throws Exception {
-        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(), EmbeddedTorus.Wiring.IN_JVM,
-                2, SPEC_WAIT_MS)) {
-            TorusWordCounts job = TorusWordCounts.write(torus, dir, JOB, WordCounts.jobWithCombiner(REDUCERS),
-                    s -> s != FAILED, 51, 12000, 2000);
-            ShuffleSpec spec = spec(job);
-            RootStream root = torus.service(0).startShuffle(spec);
-            StreamItem first = root.next(Duration.ofSeconds(30));
-            assertInstanceOf(StreamItem.Chunk.class, first);
+        try (EmbeddedTorus torus = start()) {
+            Running run = startShuffle(torus);
             // From the failed vertex's own server, which is no root of anything.
-            forge(torus, FAILED, spec);
+            forge(torus, FAILED, run.spec());
 
-            Drained got = drain(first, root);
+            Drained got = drain(run.first(), run.root());
             assertInstanceOf(StreamItem.End.class, got.last(), got.last()::toString);
-            assertEquals(WordCounts.reference(job.maps(), 1, REDUCERS), got.sums());
+            assertEquals(WordCounts.reference(run.job().maps(), 1, REDUCERS), got.sums());
             assertEquals(0, torus.service(0).counters().snapshot().restarts() + torus.service(0).counters()
                     .snapshot().repairs(), "nothing was repaired or restarted");
         }
@@ -81,19 +75,13 @@ class ForgedCutTest {
 
     @Test
     void aCutWhoseRepairNeverComesFailsTheShuffleWithTheReason() throws Exception {
-        try (EmbeddedTorus torus = EmbeddedTorus.start(FailureView.none(SHAPE), config(), EmbeddedTorus.Wiring.IN_JVM,
-                2, SPEC_WAIT_MS)) {
-            TorusWordCounts job = TorusWordCounts.write(torus, dir, JOB, WordCounts.jobWithCombiner(REDUCERS),
-                    s -> s != FAILED, 51, 12000, 2000);
-            ShuffleSpec spec = spec(job);
-            RootStream root = torus.service(0).startShuffle(spec);
-            StreamItem first = root.next(Duration.ofSeconds(30));
-            assertInstanceOf(StreamItem.Chunk.class, first);
+        try (EmbeddedTorus torus = start()) {
+            Running run = startShuffle(torus);
             long forged = System.nanoTime();
             // Written with the root's own index, as a forger could; the root itself asked for nothing.
-            forge(torus, 0, spec);
+            forge(torus, 0, run.spec());
 
-            Drained got = drain(first, root);
+            Drained got = drain(run.first(), run.root());
             assertInstanceOf(StreamItem.Failed.class, got.last(), got.last()::toString);
             String reason = ((StreamItem.Failed) got.last()).reason();
             long waitMs = SPEC_WAIT_MS + StartAcks.MAX_RETRY_MS + 2 * TreeRepairs.CUT_WAIT_MS;
@@ -102,9 +90,24 @@ class ForgedCutTest {
         }
     }
 
-    private static ShuffleSpec spec(TorusWordCounts job) {
-        return new ShuffleSpec(51L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP, TreeChoice.SIX,
+    private static EmbeddedTorus start() throws Exception {
+        return EmbeddedTorus.start(FailureView.none(SHAPE), config(), EmbeddedTorus.Wiring.IN_JVM, 2, SPEC_WAIT_MS);
+    }
+
+    /** A shuffle under way: its map outputs, spec, root stream and the first chunk the reducer took. */
+    private record Running(TorusWordCounts job, ShuffleSpec spec, RootStream root, StreamItem first) {
+    }
+
+    /** Map outputs on every server but {@link #FAILED}, and a shuffle started and under way (a chunk arrived). */
+    private Running startShuffle(EmbeddedTorus torus) throws Exception {
+        TorusWordCounts job = TorusWordCounts.write(torus, dir, JOB, WordCounts.jobWithCombiner(REDUCERS),
+                s -> s != FAILED, 51, 12000, 2000);
+        ShuffleSpec spec = new ShuffleSpec(51L, JOB, 1, 0, new Coord(0, 0, 0), ShuffleMode.CAMDOOP, TreeChoice.SIX,
                 job.attempts());
+        RootStream root = torus.service(0).startShuffle(spec);
+        StreamItem first = root.next(Duration.ofSeconds(30));
+        assertInstanceOf(StreamItem.Chunk.class, first);
+        return new Running(job, spec, root, first);
     }
 
     /** Sends, as server {@code from}, a CUT of the failed vertex's parent in every tree where it has children. */
