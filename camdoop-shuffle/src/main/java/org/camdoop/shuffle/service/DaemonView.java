@@ -375,9 +375,8 @@ final class DaemonView {
 
     /** The runs failed now of servers that generation {@code g} was planned with live. */
     synchronized List<ServerRun> failedSince(ShuffleGeneration g) {
-        Set<Integer> planned = new TreeSet<>();
-        Arrays.stream(g.failed()).forEach(planned::add);
-        return Arrays.stream(failed()).filter(f -> !planned.contains(f))
+        int[] planned = g.failed(); // ascending
+        return Arrays.stream(failed()).filter(f -> Arrays.binarySearch(planned, f) < 0)
                 .mapToObj(f -> new ServerRun(f, membership.failedRun(f))).toList();
     }
 

@@ -117,10 +117,10 @@ final class LocalShuffles {
             // E.g. the buffer budget cannot hold more streams: fail this daemon's part loudly rather than hang.
             LOG.warn(e.getMessage());
             // Everyone else would wait for streams this daemon will never open or end.
-            aborter.accept(spec, e.getMessage());
             if (rebinding) {
-                repairFailed.accept(spec, e.getMessage());
-                failLater(rebind, e.getMessage());
+                rootFails.accept(e.getMessage()); // aborts it everywhere too
+            } else {
+                aborter.accept(spec, e.getMessage());
             }
             return;
         }

@@ -128,11 +128,9 @@ final class TreeRepairs {
                 .filter(v -> v.vertex() == failed && !v.inputs().isEmpty()).toList();
         RepairCuts cuts = new RepairCuts(failed, incarnation);
         for (VertexPlan top : tops) {
-            int host = top.output().orElseThrow().receiverHost();
-            if (host == root) {
-                return false; // only if its parent is the root vertex, or adopted by it: excluded above
-            }
-            cuts.ask(host, new CutMessages.Cut(base.streamKey(), base.partition(), top.tree(),
+            // Never the root's server: the failed vertex is no neighbour of the root, and a parent the root adopted
+            // would have left its tree out (both excluded above).
+            cuts.ask(top.output().orElseThrow().receiverHost(), new CutMessages.Cut(base.streamKey(), base.partition(), top.tree(),
                     trees.parent(top.tree(), failed), failed, incarnation, base.generation().number() + 1));
         }
         r.cuts = cuts;

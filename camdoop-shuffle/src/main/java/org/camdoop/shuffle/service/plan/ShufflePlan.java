@@ -165,11 +165,6 @@ public final class ShufflePlan {
                 .orElse(List.of());
     }
 
-    /** The repair's scope, if this is a repair generation. */
-    public Optional<RepairScope> repairScope() {
-        return scope;
-    }
-
     /** Whether vertex {@code vertex} of tree {@code tree} runs in this generation: all, or those a repair rebuilds. */
     private boolean runs(int tree, int vertex) {
         return scope.map(s -> s.rebuilds(tree, vertex)).orElse(true);
